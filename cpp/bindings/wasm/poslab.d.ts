@@ -1,0 +1,157 @@
+// Types for dist/poslab.js, the Position Lab core compiled to WebAssembly.
+// Hand-written (Emscripten 3.1.6 has no .d.ts emitter): keep in step with
+// cpp/bindings/wasm/bindings.cpp.
+//
+//   const lab = await createPositionLab();
+//   const r = lab.forward({ text: '犬が猫を追いかけた', pe: 'sinusoidal' });
+//   r.output.shape // [6, 8]
+//
+// Every function throws a JS Error whose message is the core's: it says what
+// was wrong and what is allowed. Unknown option names are errors too.
+
+/** A dense row-major matrix copied out of wasm memory (safe to keep). */
+export interface Matrix {
+  shape: number[];
+  data: Float32Array;
+}
+
+export type PositionScheme = 'none' | 'sinusoidal' | 'learned' | 'rope' | 'alibi';
+export type WeightsKind = 'identity' | 'random';
+export type Combine = 'add' | 'concat';
+
+export interface ForwardOptions {
+  /** The sentence; used when `vectors` is absent. */
+  text?: string;
+  /** S rows of D finite numbers, used as the input instead of token embeddings. */
+  vectors?: number[][];
+  /** Default 'none'. */
+  pe?: PositionScheme;
+  /** Exclude j > i. Default false. */
+  causal?: boolean;
+  /** Token embedding width D (ignored with `vectors`). Default 8; 1…4096. */
+  dModel?: number;
+  /** Heads H; must divide the width attention sees. Default 1. */
+  heads?: number;
+  /** Default 'random'. 'identity' is the seed's hand calculation (no output projection). */
+  weights?: WeightsKind;
+  /** Seed of embeddings, learned table and random weights. Default 0; 0…2^32-1. */
+  seed?: number;
+  /** Rows of the learned table. Default 1024 (GPT-2). */
+  maxPositions?: number;
+  /** Base of sinusoidal and RoPE frequencies. Default 10000. */
+  base?: number;
+  /** For sinusoidal and learned: add (default) or concat (width D + D). */
+  combine?: Combine;
+  /** Position of the first token. Default 0. */
+  positionOffset?: number;
+  /** Return the [H, S, S] weights. Default true; false saves S²·H floats at large S. */
+  returnAttention?: boolean;
+}
+
+export interface ForwardResult {
+  /** Tokens of `text` (empty with `vectors`). */
+  tokens: string[];
+  /** [S, D] token embeddings (or the given vectors). */
+  input: Matrix;
+  /** [S, D] position vectors; zeros for none, rope and alibi. */
+  positional: Matrix;
+  /** [S, D'] what attention sees: input + positional, or [input | positional] with concat. */
+  hidden: Matrix;
+  /** [H, S, S] attention weights, or null when returnAttention is false. */
+  attention: Matrix | null;
+  /** [S, D'] attention output. */
+  output: Matrix;
+}
+
+export interface EncodingOptions {
+  /** Default 'sinusoidal'. */
+  scheme?: 'sinusoidal' | 'learned';
+  /** Rows S. Default 8. */
+  length?: number;
+  /** Width D (even for sinusoidal). Default 8. */
+  dModel?: number;
+  base?: number;
+  seed?: number;
+  maxPositions?: number;
+  /** First position. Default 0. A learned row >= maxPositions throws (the 1024 wall). */
+  positionOffset?: number;
+}
+
+export interface PermutationCheckOptions extends ForwardOptions {
+  /** Row i of PX is row permutation[i] of X; each of 0…S-1 exactly once. */
+  permutation: number[];
+}
+
+export interface PermutationCheckResult {
+  permutation: number[];
+  original: ForwardResult;
+  permuted: ForwardResult;
+  /** max |Attention(PX) − P·Attention(X)|: ≈ 0 without position information. */
+  maxAbsDiff: number;
+}
+
+export interface RopeCheckOptions {
+  /** Width of q and k (even). Default 8. */
+  dHead?: number;
+  m: number;
+  n: number;
+  /** Both positions move by this much. */
+  shift: number;
+  seed?: number;
+  base?: number;
+  /** Optional q and k (dHead wide); drawn from seed when absent. */
+  q?: number[];
+  k?: number[];
+}
+
+export interface RopeCheckResult {
+  score: number;
+  shiftedScore: number;
+  diff: number;
+  q: Float32Array;
+  k: Float32Array;
+}
+
+export interface SimilarityOptions {
+  scheme: PositionScheme;
+  length: number;
+  dModel?: number;
+  base?: number;
+  seed?: number;
+  maxPositions?: number;
+  heads?: number;
+}
+
+export interface Limits {
+  maxTokens: number;
+  maxPosition: number;
+  maxDModel: number;
+  maxTablePositions: number;
+}
+
+export interface PositionLab {
+  readonly version: string;
+  readonly limits: Limits;
+  tokenize(text: string): string[];
+  forward(options: ForwardOptions): ForwardResult;
+  encoding(options: EncodingOptions): { encoding: Matrix };
+  permutationCheck(options: PermutationCheckOptions): PermutationCheckResult;
+  ropeCheck(options: RopeCheckOptions): RopeCheckResult;
+  /** M_k with PE_{pos+k} = M_k · PE_pos (sinusoidal). */
+  shiftMatrix(options: { shift: number; dModel?: number; base?: number }): { matrix: Matrix };
+  /** [S, S] similarity of positions under a scheme (see experiments.hpp). */
+  similarity(options: SimilarityOptions): { similarity: Matrix };
+  alibiSlopes(heads: number): number[];
+  /** Rotates the pairs of `vector` as RoPE does at `position`. */
+  ropeRotate(options: { vector: number[]; position: number; base?: number }): Float32Array;
+}
+
+export interface ModuleOptions {
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  print?: (text: string) => void;
+  printErr?: (text: string) => void;
+}
+
+/** The module factory (a global in a classic script; module.exports in Node). */
+declare function createPositionLab(options?: ModuleOptions): Promise<PositionLab>;
+export default createPositionLab;

@@ -1,0 +1,142 @@
+#include "cli_common.hpp"
+
+#include <iostream>
+
+#include "poslab/errors.hpp"
+
+namespace poslab::cli {
+
+Args::Args(int argc, char** argv, std::set<std::string> value_flags, std::set<std::string> switches) {
+    auto allowed = [&] {
+        std::string s;
+        for (const auto& f : value_flags) s += (s.empty() ? "" : ", ") + f;
+        for (const auto& f : switches) s += (s.empty() ? "" : ", ") + f;
+        return s;
+    };
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a.rfind("--", 0) != 0) {
+            positional_.push_back(a);
+            continue;
+        }
+        std::string value;
+        bool inline_value = false;
+        if (auto eq = a.find('='); eq != std::string::npos) {
+            value = a.substr(eq + 1);
+            a = a.substr(0, eq);
+            inline_value = true;
+        }
+        if (switches.count(a)) {
+            if (inline_value) throw InvalidArgument("cli", a + " takes no value");
+            values_[a] = "1";
+        } else if (value_flags.count(a)) {
+            if (!inline_value) {
+                if (i + 1 >= argc) throw InvalidArgument("cli", a + " needs a value");
+                value = argv[++i];
+            }
+            if (values_.count(a)) throw InvalidArgument("cli", a + " is given twice");
+            values_[a] = value;
+        } else {
+            throw InvalidArgument("cli", "unknown option " + a + "; allowed: " + allowed());
+        }
+    }
+}
+
+std::string Args::get(const std::string& flag, const std::string& fallback) const {
+    auto it = values_.find(flag);
+    return it == values_.end() ? fallback : it->second;
+}
+
+std::size_t parse_size(const std::string& text, const std::string& what, std::size_t max) {
+    std::size_t v = 0;
+    const char* end = text.data() + text.size();
+    auto [p, ec] = std::from_chars(text.data(), end, v);
+    if (text.empty() || ec != std::errc() || p != end || v > max)
+        throw InvalidArgument("cli", what + " must be a whole number" +
+                                         (max == SIZE_MAX ? std::string() : " from 0 to " + std::to_string(max)) +
+                                         ", got '" + text + "'");
+    return v;
+}
+
+std::size_t Args::get_size(const std::string& flag, std::size_t fallback, std::size_t max) const {
+    return has(flag) ? parse_size(get(flag, ""), flag, max) : fallback;
+}
+
+std::uint32_t Args::get_u32(const std::string& flag, std::uint32_t fallback) const {
+    return has(flag) ? static_cast<std::uint32_t>(parse_size(get(flag, ""), flag, 4294967295u)) : fallback;
+}
+
+double Args::get_double(const std::string& flag, double fallback) const {
+    if (!has(flag)) return fallback;
+    const std::string text = get(flag, "");
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v))
+        throw InvalidArgument("cli", flag + " must be a finite number, got '" + text + "'");
+    return v;
+}
+
+std::vector<std::size_t> Args::get_size_list(const std::string& flag) const {
+    std::vector<std::size_t> out;
+    const std::string text = get(flag, "");
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        out.push_back(parse_size(text.substr(start, comma - start), flag + " entry"));
+        start = comma + 1;
+    }
+    return out;
+}
+
+nlohmann::json float_json(float v) {
+    char buf[32];
+    auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    (void)ec;
+    *p = '\0';
+    return std::strtod(buf, nullptr);
+}
+
+nlohmann::json tensor_json(const xt::xtensor<float, 1>& t) {
+    nlohmann::json a = nlohmann::json::array();
+    for (float v : t) a.push_back(float_json(v));
+    return a;
+}
+
+nlohmann::json tensor_json(const xt::xtensor<float, 2>& t) {
+    nlohmann::json a = nlohmann::json::array();
+    for (std::size_t i = 0; i < t.shape(0); ++i) {
+        nlohmann::json row = nlohmann::json::array();
+        for (std::size_t j = 0; j < t.shape(1); ++j) row.push_back(float_json(t(i, j)));
+        a.push_back(std::move(row));
+    }
+    return a;
+}
+
+nlohmann::json tensor_json(const xt::xtensor<float, 3>& t) {
+    nlohmann::json a = nlohmann::json::array();
+    for (std::size_t h = 0; h < t.shape(0); ++h) {
+        nlohmann::json m = nlohmann::json::array();
+        for (std::size_t i = 0; i < t.shape(1); ++i) {
+            nlohmann::json row = nlohmann::json::array();
+            for (std::size_t j = 0; j < t.shape(2); ++j) row.push_back(float_json(t(h, i, j)));
+            m.push_back(std::move(row));
+        }
+        a.push_back(std::move(m));
+    }
+    return a;
+}
+
+int print_json(const nlohmann::json& j) {
+    std::cout << j.dump() << '\n';
+    return 0;
+}
+
+int fail(const std::string& message) {
+    std::string one_line = message;
+    for (char& c : one_line)
+        if (c == '\n') c = ' ';
+    std::cerr << "poslab: " << one_line << '\n';
+    return 2;
+}
+
+}  // namespace poslab::cli

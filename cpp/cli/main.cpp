@@ -1,0 +1,215 @@
+// poslab: the native command-line tool. JSON on stdout; on bad input a
+// one-line message on stderr and exit status 2.
+#include <iostream>
+#include <string>
+
+#include "cli_common.hpp"
+#include "poslab/errors.hpp"
+#include "poslab/experiments.hpp"
+#include "poslab/model.hpp"
+#include "poslab/tokenizer.hpp"
+
+int poslab_cli_extrapolate(int argc, char** argv) __attribute__((weak));
+int poslab_cli_grade(int argc, char** argv) __attribute__((weak));
+
+namespace poslab::cli {
+namespace {
+
+const char* kUsage = R"(poslab — Position Lab's core on the command line (JSON out)
+
+  poslab forward (--text TEXT | --vectors JSON) [--pe none|sinusoidal|learned|rope|alibi]
+                 [--causal] [--d-model N] [--heads H] [--weights identity|random]
+                 [--seed N] [--max-positions N] [--base B] [--combine add|concat]
+                 [--position-offset P] [--no-attention]
+  poslab encoding --scheme sinusoidal|learned --length S --d-model D [--base B] [--seed N]
+                  [--max-positions N] [--position-offset P]
+  poslab tokenize --text TEXT
+  poslab permutation-check (--text TEXT | --vectors JSON) --permutation 1,0,… [forward options]
+  poslab rope-check --m M --n N --shift K [--d-head D] [--seed N] [--base B]
+  poslab shift-matrix --shift K --d-model D [--base B]
+  poslab similarity --scheme S --length L [--d-model D] [--base B] [--seed N] [--max-positions N] [--heads H]
+  poslab extrapolate …   (train short, test long; poslab extrapolate --help)
+  poslab grade …         (re-grade submissions; poslab grade --help)
+
+Bad input: a one-line message on stderr, exit status 2.
+)";
+
+const std::set<std::string> kForwardFlags = {"--text", "--vectors", "--pe", "--d-model", "--heads", "--weights",
+                                             "--seed", "--max-positions", "--base", "--combine",
+                                             "--position-offset"};
+const std::set<std::string> kForwardSwitches = {"--causal", "--no-attention"};
+
+std::vector<std::vector<double>> parse_vectors(const std::string& text) {
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw InvalidArgument("cli", std::string("--vectors is not valid JSON: ") + e.what());
+    }
+    if (!j.is_array())
+        throw InvalidArgument("cli", "--vectors must be a JSON list of rows, e.g. [[1,0],[0,1]]");
+    std::vector<std::vector<double>> rows;
+    for (std::size_t r = 0; r < j.size(); ++r) {
+        if (!j[r].is_array())
+            throw InvalidArgument("cli", "--vectors row " + std::to_string(r) + " is not a list of numbers");
+        std::vector<double> row;
+        for (std::size_t c = 0; c < j[r].size(); ++c) {
+            if (!j[r][c].is_number())
+                throw InvalidArgument("cli", "--vectors[" + std::to_string(r) + "][" + std::to_string(c) +
+                                                 "] is not a number");
+            row.push_back(j[r][c].get<double>());
+        }
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+ForwardOptions forward_options(const Args& a) {
+    ForwardOptions o;
+    if (a.has("--text")) o.text = a.get("--text", "");
+    if (a.has("--vectors")) o.vectors = parse_vectors(a.get("--vectors", ""));
+    if (!a.has("--text") && !a.has("--vectors"))
+        throw InvalidArgument("cli", "give the input with --text TEXT or --vectors JSON");
+    o.pe = parse_position_scheme(a.get("--pe", "none"));
+    o.causal = a.has("--causal");
+    o.d_model = a.get_size("--d-model", o.d_model);
+    o.heads = a.get_size("--heads", o.heads);
+    o.weights = parse_weights_kind(a.get("--weights", "random"));
+    o.seed = a.get_u32("--seed", o.seed);
+    o.max_positions = a.get_size("--max-positions", o.max_positions);
+    o.base = a.get_double("--base", o.base);
+    o.combine = parse_combine(a.get("--combine", "add"));
+    o.position_offset = a.get_size("--position-offset", o.position_offset);
+    o.return_attention = !a.has("--no-attention");
+    return o;
+}
+
+nlohmann::json forward_json(const ForwardResult& r) {
+    nlohmann::json j;
+    j["tokens"] = r.tokens;
+    j["input"] = tensor_json(r.input);
+    j["positional"] = tensor_json(r.positional);
+    j["hidden"] = tensor_json(r.hidden);
+    if (r.attention.size() > 0) j["attention"] = tensor_json(r.attention);
+    else j["attention"] = nullptr;
+    j["output"] = tensor_json(r.output);
+    return j;
+}
+
+int cmd_forward(int argc, char** argv) {
+    Args a(argc, argv, kForwardFlags, kForwardSwitches);
+    return print_json(forward_json(forward(forward_options(a))));
+}
+
+int cmd_encoding(int argc, char** argv) {
+    Args a(argc, argv, {"--scheme", "--length", "--d-model", "--base", "--seed", "--max-positions", "--position-offset"},
+           {});
+    EncodingOptions o;
+    if (!a.has("--length") || !a.has("--d-model"))
+        throw InvalidArgument("cli", "encoding needs --length S and --d-model D");
+    o.scheme = parse_position_scheme(a.get("--scheme", "sinusoidal"));
+    o.length = a.get_size("--length", o.length);
+    o.d_model = a.get_size("--d-model", o.d_model);
+    o.base = a.get_double("--base", o.base);
+    o.seed = a.get_u32("--seed", o.seed);
+    o.max_positions = a.get_size("--max-positions", o.max_positions);
+    o.position_offset = a.get_size("--position-offset", o.position_offset);
+    return print_json({{"encoding", tensor_json(encoding(o))}});
+}
+
+int cmd_tokenize(int argc, char** argv) {
+    Args a(argc, argv, {"--text"}, {});
+    if (!a.has("--text")) throw InvalidArgument("cli", "tokenize needs --text TEXT");
+    return print_json({{"tokens", tokenize(a.get("--text", ""))}});
+}
+
+int cmd_permutation_check(int argc, char** argv) {
+    std::set<std::string> flags = kForwardFlags;
+    flags.insert("--permutation");
+    Args a(argc, argv, flags, kForwardSwitches);
+    if (!a.has("--permutation")) throw InvalidArgument("cli", "permutation-check needs --permutation 1,0,…");
+    PermutationCheck c = permutation_check(forward_options(a), a.get_size_list("--permutation"));
+    return print_json({{"permutation", c.permutation},
+                       {"maxAbsDiff", c.max_abs_diff},
+                       {"original", forward_json(c.original)},
+                       {"permuted", forward_json(c.permuted)}});
+}
+
+int cmd_rope_check(int argc, char** argv) {
+    Args a(argc, argv, {"--m", "--n", "--shift", "--d-head", "--seed", "--base"}, {});
+    if (!a.has("--m") || !a.has("--n") || !a.has("--shift"))
+        throw InvalidArgument("cli", "rope-check needs --m M --n N --shift K");
+    RopeCheck r = rope_relative_check(a.get_size("--d-head", 8), a.get_size("--m", 0), a.get_size("--n", 0),
+                                      a.get_size("--shift", 0), a.get_u32("--seed", 0),
+                                      a.get_double("--base", kDefaultBase));
+    nlohmann::json q = nlohmann::json::array(), k = nlohmann::json::array();
+    for (float v : r.q) q.push_back(float_json(v));
+    for (float v : r.k) k.push_back(float_json(v));
+    return print_json({{"score", r.score}, {"shiftedScore", r.shifted_score}, {"diff", r.diff}, {"q", q}, {"k", k}});
+}
+
+int cmd_shift_matrix(int argc, char** argv) {
+    Args a(argc, argv, {"--shift", "--d-model", "--base"}, {});
+    if (!a.has("--shift") || !a.has("--d-model"))
+        throw InvalidArgument("cli", "shift-matrix needs --shift K --d-model D");
+    return print_json({{"matrix", tensor_json(sinusoidal_shift_matrix(a.get_size("--shift", 0),
+                                                                       a.get_size("--d-model", 0),
+                                                                       a.get_double("--base", kDefaultBase)))}});
+}
+
+int cmd_similarity(int argc, char** argv) {
+    Args a(argc, argv, {"--scheme", "--length", "--d-model", "--base", "--seed", "--max-positions", "--heads"}, {});
+    if (!a.has("--scheme") || !a.has("--length"))
+        throw InvalidArgument("cli", "similarity needs --scheme S --length L");
+    return print_json({{"similarity",
+                        tensor_json(position_similarity(
+                            parse_position_scheme(a.get("--scheme", "")), a.get_size("--length", 0),
+                            a.get_size("--d-model", 8), a.get_double("--base", kDefaultBase), a.get_u32("--seed", 0),
+                            a.get_size("--max-positions", kDefaultMaxPositions), a.get_size("--heads", 1)))}});
+}
+
+int run(int argc, char** argv) {
+    if (argc < 2) {
+        std::cerr << kUsage;
+        return 2;
+    }
+    const std::string cmd = argv[1];
+    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+        std::cout << kUsage;
+        return 0;
+    }
+    if (cmd == "--version") {
+        std::cout << POSLAB_VERSION << '\n';
+        return 0;
+    }
+    // Subcommands see their own name as argv[0].
+    int sub_argc = argc - 1;
+    char** sub_argv = argv + 1;
+    const bool delegated = cmd == "extrapolate" || cmd == "grade";
+    for (int i = 1; i < sub_argc && !delegated; ++i)
+        if (std::string(sub_argv[i]) == "--help") {
+            std::cout << kUsage;
+            return 0;
+        }
+    try {
+        if (cmd == "forward") return cmd_forward(sub_argc, sub_argv);
+        if (cmd == "encoding") return cmd_encoding(sub_argc, sub_argv);
+        if (cmd == "tokenize") return cmd_tokenize(sub_argc, sub_argv);
+        if (cmd == "permutation-check") return cmd_permutation_check(sub_argc, sub_argv);
+        if (cmd == "rope-check") return cmd_rope_check(sub_argc, sub_argv);
+        if (cmd == "shift-matrix") return cmd_shift_matrix(sub_argc, sub_argv);
+        if (cmd == "similarity") return cmd_similarity(sub_argc, sub_argv);
+        if (cmd == "extrapolate" && poslab_cli_extrapolate) return poslab_cli_extrapolate(sub_argc, sub_argv);
+        if (cmd == "grade" && poslab_cli_grade) return poslab_cli_grade(sub_argc, sub_argv);
+    } catch (const std::exception& e) {
+        return fail(e.what());
+    }
+    return fail("unknown command '" + cmd +
+                "'; commands: forward, encoding, tokenize, permutation-check, rope-check, shift-matrix, "
+                "similarity, extrapolate, grade (poslab --help)");
+}
+
+}  // namespace
+}  // namespace poslab::cli
+
+int main(int argc, char** argv) { return poslab::cli::run(argc, argv); }

@@ -1,0 +1,67 @@
+#pragma once
+// One forward pass as the lab shows it: tokens → embeddings → + position
+// information → self-attention. The CLI, the wasm module and the grader all
+// call this.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <xtensor/xtensor.hpp>
+
+#include "poslab/attention.hpp"
+#include "poslab/positional.hpp"
+
+namespace poslab {
+
+// Positions may start past 0 (the 1024-wall exercise places a sentence at
+// 1020…); the first position plus the length may not exceed this.
+constexpr std::size_t kMaxPosition = 1u << 20;
+constexpr std::size_t kMaxDModel = 4096;
+constexpr std::size_t kMaxTablePositions = 1u << 16;
+
+struct ForwardOptions {
+    // The input: exactly one of these.
+    std::optional<std::string> text;                          // tokenized
+    std::optional<std::vector<std::string>> tokens;           // already split (e.g. reordered chips)
+    std::optional<std::vector<std::vector<double>>> vectors;  // S rows of D values
+    PositionScheme pe = PositionScheme::none;
+    bool causal = false;
+    std::size_t d_model = 8;          // ignored with vectors (D is their length)
+    std::size_t heads = 1;
+    WeightsKind weights = WeightsKind::random;
+    std::uint32_t seed = 0;
+    std::size_t max_positions = kDefaultMaxPositions;
+    double base = kDefaultBase;
+    Combine combine = Combine::add;
+    std::size_t position_offset = 0;
+    bool return_attention = true;
+};
+
+struct ForwardResult {
+    std::vector<std::string> tokens;   // empty with vectors
+    xt::xtensor<float, 2> input;       // [S, D] token embeddings (or the given vectors)
+    xt::xtensor<float, 2> positional;  // [S, D] (zeros for none/rope/alibi)
+    xt::xtensor<float, 2> hidden;      // [S, D'] what attention sees: input + positional, or [input | positional]
+    xt::xtensor<float, 3> attention;   // [H, S, S] (empty when return_attention is false)
+    xt::xtensor<float, 2> output;      // [S, D']
+};
+
+// Throws std::invalid_argument / std::out_of_range with a message saying what
+// was wrong and what is allowed.
+void validate(const ForwardOptions& options);
+ForwardResult forward(const ForwardOptions& options);
+
+struct EncodingOptions {
+    PositionScheme scheme = PositionScheme::sinusoidal;  // sinusoidal or learned
+    std::size_t length = 8;
+    std::size_t d_model = 8;
+    double base = kDefaultBase;
+    std::uint32_t seed = 0;
+    std::size_t max_positions = kDefaultMaxPositions;
+    std::size_t position_offset = 0;
+};
+// [length, d_model]: rows position_offset … position_offset+length-1.
+xt::xtensor<float, 2> encoding(const EncodingOptions& options);
+
+}  // namespace poslab

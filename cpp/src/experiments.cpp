@@ -1,0 +1,180 @@
+#include "poslab/experiments.hpp"
+
+#include <cmath>
+
+#include "poslab/embedding.hpp"
+#include "poslab/errors.hpp"
+#include "poslab/positional.hpp"
+#include "poslab/random.hpp"
+#include "poslab/tokenizer.hpp"
+
+namespace poslab {
+namespace {
+
+void check_permutation(const std::vector<std::size_t>& perm, std::size_t length) {
+    if (perm.size() != length)
+        throw InvalidArgument("bad_permutation",
+                              "permutation has " + std::to_string(perm.size()) + " entries but the input has " +
+                                  std::to_string(length) + " rows; give each of 0 to " +
+                                  std::to_string(length - 1) + " once",
+                              {{"length", std::to_string(length)}});
+    std::vector<bool> seen(length, false);
+    for (std::size_t i = 0; i < perm.size(); ++i) {
+        if (perm[i] >= length || seen[perm[i]])
+            throw InvalidArgument("bad_permutation",
+                                  "permutation[" + std::to_string(i) + "] = " + std::to_string(perm[i]) +
+                                      (perm[i] >= length ? " is out of range" : " repeats an earlier entry") +
+                                      "; give each of 0 to " + std::to_string(length - 1) + " once",
+                                  {{"length", std::to_string(length)}});
+        seen[perm[i]] = true;
+    }
+}
+
+}  // namespace
+
+PermutationCheck permutation_check(const ForwardOptions& options, const std::vector<std::size_t>& permutation) {
+    PermutationCheck c;
+    c.original = forward(options);
+    const std::size_t seq = c.original.input.shape(0);
+    check_permutation(permutation, seq);
+    c.permutation = permutation;
+
+    ForwardOptions p = options;
+    if (options.vectors) {
+        std::vector<std::vector<double>> rows(seq);
+        for (std::size_t i = 0; i < seq; ++i) rows[i] = (*options.vectors)[permutation[i]];
+        p.vectors = std::move(rows);
+    } else {
+        std::vector<std::string> toks(seq);
+        for (std::size_t i = 0; i < seq; ++i) toks[i] = c.original.tokens[permutation[i]];
+        p.text.reset();
+        p.tokens = std::move(toks);
+    }
+    c.permuted = forward(p);
+
+    // Attention(PX) against P·Attention(X): row i of the first is row perm[i] of the second.
+    const std::size_t width = c.original.output.shape(1);
+    double worst = 0.0;
+    for (std::size_t i = 0; i < seq; ++i)
+        for (std::size_t d = 0; d < width; ++d)
+            worst = std::max(worst, std::fabs(static_cast<double>(c.permuted.output(i, d)) -
+                                              static_cast<double>(c.original.output(permutation[i], d))));
+    c.max_abs_diff = worst;
+    return c;
+}
+
+RopeCheck rope_relative_check(std::size_t d_head, std::size_t m, std::size_t n, std::size_t shift,
+                              std::uint32_t seed, double base, const std::vector<float>& q,
+                              const std::vector<float>& k) {
+    if (d_head < 2 || d_head % 2 != 0 || d_head > kMaxDModel)
+        throw InvalidArgument("odd_width",
+                              "dHead must be even, from 2 to " + std::to_string(kMaxDModel) +
+                                  " (RoPE rotates pairs of values), got " + std::to_string(d_head),
+                              {{"field", "dHead"}, {"value", std::to_string(d_head)}, {"scheme", "rope"}});
+    const std::size_t top = std::max(m, n) + shift;
+    if (m >= kMaxPosition || n >= kMaxPosition || shift >= kMaxPosition || top >= kMaxPosition)
+        throw InvalidArgument("position_limit", "m, n and m+shift, n+shift must be below " +
+                                                    std::to_string(kMaxPosition),
+                              {{"limit", std::to_string(kMaxPosition - 1)}});
+    RopeCheck r;
+    if (q.empty() != k.empty())
+        throw InvalidArgument("rope_vectors", "give both q and k, or neither");
+    if (!q.empty()) {
+        if (q.size() != d_head || k.size() != d_head)
+            throw InvalidArgument("rope_vectors", "q and k must both have dHead = " + std::to_string(d_head) +
+                                                      " values");
+        for (float v : q) if (!std::isfinite(v)) throw InvalidArgument("non_finite_value", "q has a NaN or infinite value");
+        for (float v : k) if (!std::isfinite(v)) throw InvalidArgument("non_finite_value", "k has a NaN or infinite value");
+        r.q = q;
+        r.k = k;
+    } else {
+        Rng rng(mix_seed(seed, 0x20beull));
+        r.q.resize(d_head);
+        r.k.resize(d_head);
+        for (float& v : r.q) v = static_cast<float>(rng.normal());
+        for (float& v : r.k) v = static_cast<float>(rng.normal());
+    }
+    auto score_at = [&](std::size_t pm, std::size_t pn) {
+        xt::xtensor<float, 2> qq({1, d_head}), kk({1, d_head});
+        std::copy(r.q.begin(), r.q.end(), qq.begin());
+        std::copy(r.k.begin(), r.k.end(), kk.begin());
+        apply_rope(qq, 1, base, {pm});
+        apply_rope(kk, 1, base, {pn});
+        double s = 0.0;
+        for (std::size_t i = 0; i < d_head; ++i) s += static_cast<double>(qq(0, i)) * kk(0, i);
+        return s;
+    };
+    r.score = score_at(m, n);
+    r.shifted_score = score_at(m + shift, n + shift);
+    r.diff = std::fabs(r.shifted_score - r.score);
+    return r;
+}
+
+xt::xtensor<float, 2> sinusoidal_shift_matrix(std::size_t shift, std::size_t d_model, double base) {
+    if (d_model < 2 || d_model % 2 != 0 || d_model > kMaxDModel)
+        throw InvalidArgument("odd_width",
+                              "dModel must be even, from 2 to " + std::to_string(kMaxDModel) +
+                                  " for sinusoidal, got " + std::to_string(d_model),
+                              {{"field", "dModel"}, {"value", std::to_string(d_model)}, {"scheme", "sinusoidal"}});
+    if (!std::isfinite(base) || base <= 1.0)
+        throw InvalidArgument("bad_base", "base must be a finite number greater than 1");
+    if (shift >= kMaxPosition)
+        throw InvalidArgument("position_limit", "shift must be below " + std::to_string(kMaxPosition));
+    // sin((p+k)w) =  cos(kw)·sin(pw) + sin(kw)·cos(pw)
+    // cos((p+k)w) = -sin(kw)·sin(pw) + cos(kw)·cos(pw)
+    xt::xtensor<float, 2> m = xt::zeros<float>({d_model, d_model});
+    for (std::size_t i = 0; i < d_model / 2; ++i) {
+        const double w = std::pow(base, -2.0 * static_cast<double>(i) / static_cast<double>(d_model));
+        const double c = std::cos(static_cast<double>(shift) * w), s = std::sin(static_cast<double>(shift) * w);
+        m(2 * i, 2 * i) = static_cast<float>(c);
+        m(2 * i, 2 * i + 1) = static_cast<float>(s);
+        m(2 * i + 1, 2 * i) = static_cast<float>(-s);
+        m(2 * i + 1, 2 * i + 1) = static_cast<float>(c);
+    }
+    return m;
+}
+
+xt::xtensor<float, 2> position_similarity(PositionScheme scheme, std::size_t length, std::size_t d_model,
+                                          double base, std::uint32_t seed, std::size_t max_positions,
+                                          std::size_t heads) {
+    if (length < 1 || length > kMaxTokens)
+        throw InvalidArgument("out_of_range_option", "length must be from 1 to " + std::to_string(kMaxTokens) +
+                                                         ", got " + std::to_string(length),
+                              {{"field", "length"}, {"min", "1"}, {"max", std::to_string(kMaxTokens)}});
+    if (d_model < 1 || d_model > kMaxDModel)
+        throw InvalidArgument("out_of_range_option", "dModel must be from 1 to " + std::to_string(kMaxDModel),
+                              {{"field", "dModel"}, {"min", "1"}, {"max", std::to_string(kMaxDModel)}});
+    xt::xtensor<float, 2> sim = xt::zeros<float>({length, length});
+    auto gram = [&](const xt::xtensor<float, 2>& pe) {
+        for (std::size_t i = 0; i < length; ++i)
+            for (std::size_t j = 0; j < length; ++j) {
+                double s = 0.0;
+                for (std::size_t d = 0; d < d_model; ++d) s += static_cast<double>(pe(i, d)) * pe(j, d);
+                sim(i, j) = static_cast<float>(s);
+            }
+    };
+    switch (scheme) {
+        case PositionScheme::sinusoidal: gram(sinusoidal_encoding(length, d_model, base)); break;
+        case PositionScheme::learned: gram(learned_position_table(max_positions, d_model, seed, 0, length)); break;
+        case PositionScheme::rope: {
+            if (d_model < 2 || d_model % 2 != 0)
+                throw InvalidArgument("odd_width", "dModel must be even for RoPE, got " + std::to_string(d_model));
+            if (!std::isfinite(base) || base <= 1.0)
+                throw InvalidArgument("bad_base", "base must be a finite number greater than 1");
+            for (std::size_t i = 0; i < length; ++i)
+                for (std::size_t j = 0; j < length; ++j) {
+                    double s = 0.0;
+                    for (std::size_t p = 0; p < d_model / 2; ++p)
+                        s += std::cos((static_cast<double>(i) - static_cast<double>(j)) *
+                                      std::pow(base, -2.0 * static_cast<double>(p) / static_cast<double>(d_model)));
+                    sim(i, j) = static_cast<float>(s);
+                }
+            break;
+        }
+        case PositionScheme::alibi: sim = alibi_bias(length, alibi_slopes(heads)[0]); break;
+        case PositionScheme::none: break;
+    }
+    return sim;
+}
+
+}  // namespace poslab

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what Position Lab needs on a Debian 12 machine, idempotently: Debian
+# packages (only those missing; apt-get update once, only if something is
+# missing) and the npm packages in package-lock.json.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(emscripten libxtensor-dev xtl-dev libxsimd-dev libgtest-dev cmake make g++
+          nlohmann-json3-dev chromium chromium-driver libopenblas-dev fonts-noto-cjk)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# npm ci when node_modules is missing or older than the lock file.
+if [ -f package-lock.json ]; then
+  stamp=node_modules/.package-lock.json
+  if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
+    echo "install-deps: npm ci"
+    npm ci --no-audit --no-fund --loglevel=error
+  fi
+fi
