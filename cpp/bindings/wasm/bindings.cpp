@@ -1,0 +1,190 @@
+// The only code that knows Embind: converts JS options to the core's types,
+// calls the core, converts results back. api.js wraps each raw_* function so
+// that an error arrives as a thrown JS Error with the core's message.
+#include <emscripten/bind.h>
+
+#include "convert.hpp"
+#include "poslab/embedding.hpp"
+#include "poslab/experiments.hpp"
+#include "poslab/model.hpp"
+#include "poslab/tokenizer.hpp"
+
+namespace poslab::wasm {
+namespace {
+
+const std::set<std::string> kForwardKeys = {"text", "tokens", "vectors", "pe", "causal", "dModel", "heads",
+                                            "weights", "seed", "maxPositions", "base", "combine",
+                                            "positionOffset", "returnAttention"};
+
+ForwardOptions forward_options(const Options& in) {
+    ForwardOptions o;
+    if (in.has("text")) o.text = in.string("text", "");
+    if (in.has("tokens")) o.tokens = in.strings("tokens");
+    if (in.has("vectors")) o.vectors = in.rows("vectors");
+    o.pe = parse_position_scheme(in.string("pe", "none"));
+    o.causal = in.boolean("causal", o.causal);
+    o.d_model = in.whole("dModel", o.d_model);
+    o.heads = in.whole("heads", o.heads);
+    o.weights = parse_weights_kind(in.string("weights", "random"));
+    o.seed = in.seed("seed", o.seed);
+    o.max_positions = in.whole("maxPositions", o.max_positions);
+    o.base = in.number("base", o.base);
+    o.combine = parse_combine(in.string("combine", "add"));
+    o.position_offset = in.whole("positionOffset", o.position_offset);
+    o.return_attention = in.boolean("returnAttention", o.return_attention);
+    return o;
+}
+
+val forward_result(const ForwardResult& r) {
+    val out = val::object();
+    out.set("tokens", string_array(r.tokens));
+    out.set("input", matrix(r.input));
+    out.set("positional", matrix(r.positional));
+    out.set("hidden", matrix(r.hidden));
+    out.set("attention", r.attention.size() > 0 ? matrix(r.attention) : val::null());
+    out.set("output", matrix(r.output));
+    return out;
+}
+
+val forward_js(val options) {
+    return guarded([&] { return forward_result(forward(forward_options(Options(options, "forward", kForwardKeys)))); });
+}
+
+val tokenize_js(val text) {
+    return guarded([&] {
+        if (!text.isString())
+            throw InvalidArgument("bad_option_type", "tokenize takes a string, got " + js_type(text));
+        return string_array(tokenize(text.as<std::string>()));
+    });
+}
+
+val encoding_js(val options) {
+    return guarded([&] {
+        Options in(options, "encoding", {"scheme", "length", "dModel", "base", "seed", "maxPositions", "positionOffset"});
+        EncodingOptions o;
+        o.scheme = parse_position_scheme(in.string("scheme", "sinusoidal"));
+        o.length = in.whole("length", o.length);
+        o.d_model = in.whole("dModel", o.d_model);
+        o.base = in.number("base", o.base);
+        o.seed = in.seed("seed", o.seed);
+        o.max_positions = in.whole("maxPositions", o.max_positions);
+        o.position_offset = in.whole("positionOffset", o.position_offset);
+        val out = val::object();
+        out.set("encoding", matrix(encoding(o)));
+        return out;
+    });
+}
+
+val permutation_check_js(val options) {
+    return guarded([&] {
+        std::set<std::string> keys = kForwardKeys;
+        keys.insert("permutation");
+        Options in(options, "permutationCheck", keys);
+        if (!in.has("permutation"))
+            throw InvalidArgument("bad_permutation", "permutationCheck needs permutation, e.g. [1, 0, 2]");
+        PermutationCheck c = permutation_check(forward_options(in), in.wholes("permutation"));
+        val out = val::object();
+        val perm = val::array();
+        for (std::size_t p : c.permutation) perm.call<void>("push", p);
+        out.set("permutation", perm);
+        out.set("original", forward_result(c.original));
+        out.set("permuted", forward_result(c.permuted));
+        out.set("maxAbsDiff", c.max_abs_diff);
+        return out;
+    });
+}
+
+std::vector<float> floats(const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); }
+
+val rope_check_js(val options) {
+    return guarded([&] {
+        Options in(options, "ropeCheck", {"dHead", "m", "n", "shift", "seed", "base", "q", "k"});
+        for (const char* key : {"m", "n", "shift"})
+            if (!in.has(key)) throw InvalidArgument("missing_option", std::string("ropeCheck needs ") + key);
+        RopeCheck r = rope_relative_check(in.whole("dHead", 8), in.whole("m", 0), in.whole("n", 0),
+                                          in.whole("shift", 0), in.seed("seed", 0), in.number("base", kDefaultBase),
+                                          in.has("q") ? floats(in.numbers("q")) : std::vector<float>{},
+                                          in.has("k") ? floats(in.numbers("k")) : std::vector<float>{});
+        val out = val::object();
+        out.set("score", r.score);
+        out.set("shiftedScore", r.shifted_score);
+        out.set("diff", r.diff);
+        out.set("q", float_array(r.q));
+        out.set("k", float_array(r.k));
+        return out;
+    });
+}
+
+val shift_matrix_js(val options) {
+    return guarded([&] {
+        Options in(options, "shiftMatrix", {"shift", "dModel", "base"});
+        if (!in.has("shift")) throw InvalidArgument("missing_option", "shiftMatrix needs shift");
+        val out = val::object();
+        out.set("matrix", matrix(sinusoidal_shift_matrix(in.whole("shift", 0), in.whole("dModel", 8),
+                                                         in.number("base", kDefaultBase))));
+        return out;
+    });
+}
+
+val similarity_js(val options) {
+    return guarded([&] {
+        Options in(options, "similarity", {"scheme", "length", "dModel", "base", "seed", "maxPositions", "heads"});
+        if (!in.has("scheme") || !in.has("length"))
+            throw InvalidArgument("missing_option", "similarity needs scheme and length");
+        val out = val::object();
+        out.set("similarity",
+                matrix(position_similarity(parse_position_scheme(in.string("scheme", "")), in.whole("length", 0),
+                                           in.whole("dModel", 8), in.number("base", kDefaultBase),
+                                           in.seed("seed", 0), in.whole("maxPositions", kDefaultMaxPositions),
+                                           in.whole("heads", 1))));
+        return out;
+    });
+}
+
+val alibi_slopes_js(val heads) {
+    return guarded([&] {
+        const std::size_t h = Options::whole_value(heads, "heads", static_cast<double>(kMaxDModel));
+        val out = val::array();
+        for (double s : alibi_slopes(h)) out.call<void>("push", s);
+        return out;
+    });
+}
+
+val rope_rotate_js(val options) {
+    return guarded([&] {
+        Options in(options, "ropeRotate", {"vector", "position", "base"});
+        if (!in.has("vector") || !in.has("position"))
+            throw InvalidArgument("missing_option", "ropeRotate needs vector and position");
+        const std::vector<double> v = in.numbers("vector");
+        xt::xtensor<float, 2> x = matrix_from_rows({v}, "vector");
+        apply_rope(x, 1, in.number("base", kDefaultBase), {in.whole("position", 0, double(kMaxPosition - 1))});
+        return float_array(std::vector<float>(x.begin(), x.end()));
+    });
+}
+
+val limits_js() {
+    val out = val::object();
+    out.set("maxTokens", kMaxTokens);
+    out.set("maxPosition", kMaxPosition - 1);
+    out.set("maxDModel", kMaxDModel);
+    out.set("maxTablePositions", kMaxTablePositions);
+    return out;
+}
+
+}  // namespace
+}  // namespace poslab::wasm
+
+EMSCRIPTEN_BINDINGS(poslab) {
+    using namespace poslab::wasm;
+    emscripten::function("raw_forward", &forward_js);
+    emscripten::function("raw_tokenize", &tokenize_js);
+    emscripten::function("raw_encoding", &encoding_js);
+    emscripten::function("raw_permutationCheck", &permutation_check_js);
+    emscripten::function("raw_ropeCheck", &rope_check_js);
+    emscripten::function("raw_shiftMatrix", &shift_matrix_js);
+    emscripten::function("raw_similarity", &similarity_js);
+    emscripten::function("raw_alibiSlopes", &alibi_slopes_js);
+    emscripten::function("raw_ropeRotate", &rope_rotate_js);
+    emscripten::function("raw_limits", &limits_js);
+    emscripten::constant("version", std::string(POSLAB_VERSION));
+}
