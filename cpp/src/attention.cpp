@@ -68,8 +68,9 @@ AttentionResult self_attention(const xt::xtensor<float, 3>& x, const AttentionWe
             throw InvalidArgument("non_finite_value", "the attention input has a NaN or infinite value; "
                                                       "every value must be a finite number");
     const std::size_t d_head = width / heads;
-    const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(d_head)));
-    const std::vector<double> slopes = options.alibi ? alibi_slopes(heads) : std::vector<double>{};
+    std::vector<float> slopes;
+    if (options.alibi)
+        for (double m : alibi_slopes(heads)) slopes.push_back(static_cast<float>(m));
     std::vector<std::size_t> positions;
     if (options.rope) {
         positions.resize(seq);
@@ -82,8 +83,6 @@ AttentionResult self_attention(const xt::xtensor<float, 3>& x, const AttentionWe
     else result.weights = xt::xtensor<float, 4>({0, 0, 0, 0});
 
     xt::xtensor<float, 2> q({seq, width}), k({seq, width}), v({seq, width}), heads_out({seq, width});
-    xt::xtensor<float, 2> scores({seq, seq});
-    const float neg_inf = -std::numeric_limits<float>::infinity();
     for (std::size_t b = 0; b < batch; ++b) {
         const float* xb = x.data() + b * seq * width;
         if (weights.kind == WeightsKind::identity) {
@@ -99,36 +98,13 @@ AttentionResult self_attention(const xt::xtensor<float, 3>& x, const AttentionWe
             apply_rope(q, heads, options.rope_base, positions);
             apply_rope(k, heads, options.rope_base, positions);
         }
-        std::fill(heads_out.begin(), heads_out.end(), 0.0f);
-        for (std::size_t h = 0; h < heads; ++h) {
-            const std::size_t off = h * d_head;
-            kernels::matmul_bt(q.data() + off, width, k.data() + off, width, scores.data(), seq, d_head, seq,
-                               scale);
-            for (std::size_t i = 0; i < seq; ++i) {
-                float* row = scores.data() + i * seq;
-                if (options.alibi) {
-                    const float m = static_cast<float>(slopes[h]);
-                    for (std::size_t j = 0; j < seq; ++j)
-                        row[j] -= m * static_cast<float>(i > j ? i - j : j - i);
-                }
-                if (options.causal)
-                    for (std::size_t j = i + 1; j < seq; ++j) row[j] = neg_inf;
-            }
-            kernels::softmax_rows(scores.data(), seq, seq);
-            if (options.return_weights)
-                std::copy(scores.begin(), scores.end(), result.weights.data() + (b * heads + h) * seq * seq);
-            // heads_out[:, off:off+d_head] = weights · V[:, off:off+d_head]
-            for (std::size_t i = 0; i < seq; ++i) {
-                float* out = heads_out.data() + i * width + off;
-                const float* w = scores.data() + i * seq;
-                const std::size_t j_end = options.causal ? i + 1 : seq;
-                for (std::size_t j = 0; j < j_end; ++j) {
-                    const float wij = w[j];
-                    const float* vj = v.data() + j * width + off;
-                    for (std::size_t d = 0; d < d_head; ++d) out[d] += wij * vj[d];
-                }
-            }
-        }
+        // Every head at once, one block of query rows at a time: the [S, S]
+        // weights are only written out when the caller asked for them.
+        float* weights_out =
+            options.return_weights ? result.weights.data() + b * heads * seq * seq : nullptr;
+        kernels::attention_heads(q.data(), k.data(), v.data(), width, heads_out.data(), width, seq, heads,
+                                 d_head, options.causal, options.alibi ? slopes.data() : nullptr,
+                                 weights_out);
         float* ob = result.output.data() + b * seq * width;
         if (weights.kind == WeightsKind::identity)
             std::copy(heads_out.begin(), heads_out.end(), ob);
