@@ -1,0 +1,111 @@
+#pragma once
+// "Train short, test long" (Press et al. 2022; Kazemnejad et al. 2023): train a
+// tiny Transformer on the task "count and stop" with n ≤ train_max and test
+// it on every n up to test_max, once per position scheme.
+//
+//   sequence   a a … a = b b … b <eos>   (n a's, n b's; vocabulary pad a b = eos)
+//   loss       next-token cross entropy on the predictions from '=' on
+//              (the n b's and <eos>), nothing else
+//   metric     exact match of all n+1 of those predictions (teacher-forced
+//              argmax, one forward pass per n)
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "poslab/positional.hpp"
+#include "poslab/random.hpp"
+#include "poslab/tiny_transformer.hpp"
+
+namespace poslab {
+
+enum CountTaskToken : int { kTokenPad = 0, kTokenA = 1, kTokenB = 2, kTokenEquals = 3, kTokenEos = 4 };
+constexpr std::size_t kCountTaskVocab = 5;
+
+// Integer fields are signed so that a negative value from JS or the command
+// line reaches validate() and gets a message instead of wrapping around.
+struct ExtrapolationOptions {
+    PositionScheme scheme = PositionScheme::learned;
+    std::int64_t seed = 1;         // 0 … 2^32-1
+    std::int64_t steps = 400;      // Adam steps, 1 … 20000
+    std::int64_t train_max = 16;   // train on n = 1 … train_max (1 … 32)
+    std::int64_t test_max = 48;    // test n = 1 … test_max (train_max+1 … 96)
+    std::int64_t batch = 32;       // sequences per step (1 … 128)
+    double lr = 3e-3;              // peak learning rate, (0, 1]
+    // Linear warm-up steps, 0 … steps; unset means steps/10 (40 of 400, as in the issue).
+    std::optional<std::int64_t> warmup;
+    double clip = 1.0;             // global gradient-norm clip, (0, 1000]
+    std::int64_t d_model = 32;     // 2 … 64
+    std::int64_t heads = 4;        // 1 … 16, divides d_model
+    std::int64_t layers = 2;       // 1 … 4
+    std::int64_t d_mlp = 128;      // 1 … 256
+    double base = 1e4;             // sinusoidal and RoPE, (1, 1e9]
+};
+
+// Throws std::invalid_argument / std::out_of_range naming the field, the
+// value and what is allowed.
+void validate(const ExtrapolationOptions& options);
+
+// Rows of the learned table: every position of the longest test sequence
+// (2·test_max + 2 tokens), so no test ever indexes past the table; the rows
+// past 2·train_max never receive a gradient.
+std::size_t learned_table_rows(const ExtrapolationOptions& options);
+
+// One sequence of the task: tokens[0 … 2n+1], its inputs are tokens[0 … 2n]
+// and targets tokens[1 … 2n+1]; weight 1 from the '=' (position n) on.
+TokenBatch count_task_sequence(std::size_t n);
+// B sequences with n drawn uniformly from 1 … train_max by rng, padded to the
+// longest (pad positions have weight 0 and, being later, are masked off from
+// every real position by causality).
+TokenBatch count_task_batch(std::size_t batch, std::size_t train_max, Rng& rng);
+
+// The warm-up actually used: options.warmup, or steps/10 when unset.
+std::size_t warmup_steps(const ExtrapolationOptions& options);
+
+// Learning rate at step s (0-based): lr·(s+1)/warmup during warm-up, then
+// linear decay lr·(steps-s)/(steps-warmup), reaching 0 just after the last step.
+double learning_rate_at(const ExtrapolationOptions& options, std::size_t step);
+
+struct ExtrapolationEvaluation {
+    std::vector<double> exact_match;  // [test_max]: index n-1 is 1 if every prediction from '=' on is right
+    std::size_t solved_up_to = 0;     // largest N with exact match at every n ≤ N (0 if n = 1 fails)
+    double mean_extrapolated = 0.0;   // mean exact match over n = train_max+1 … test_max
+};
+
+// A run's random streams: the weights are initialised from
+// mix_seed(seed, kWeightStream), the training batches drawn by
+// Rng(mix_seed(seed, kDataStream)).
+constexpr std::uint64_t kWeightStream = 1;
+constexpr std::uint64_t kDataStream = 2;
+constexpr double kAdamBeta1 = 0.9;
+constexpr double kAdamBeta2 = 0.98;  // as in the issue (and Vaswani et al. 2017)
+constexpr double kAdamEps = 1e-8;
+
+// A training run that can be advanced a few steps at a time (a Web Worker
+// posts progress and checks for cancel between chunks).
+class ExtrapolationRun {
+public:
+    explicit ExtrapolationRun(const ExtrapolationOptions& options);  // validates
+    ~ExtrapolationRun();
+    ExtrapolationRun(const ExtrapolationRun&) = delete;
+    ExtrapolationRun& operator=(const ExtrapolationRun&) = delete;
+
+    // Runs up to `count` more steps (fewer at the end); returns how many ran.
+    std::size_t step(std::size_t count);
+    bool done() const;
+    std::size_t steps_done() const;
+    const ExtrapolationOptions& options() const;
+    // Training loss of each step done so far (the batch's loss before its update).
+    const std::vector<double>& losses() const;
+    // The model being trained (its parameters change with every step).
+    const TinyTransformer<float>& model() const;
+    // Exact match per n with the current weights; may be called at any time.
+    ExtrapolationEvaluation evaluate() const;
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace poslab
