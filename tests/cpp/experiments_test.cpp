@@ -1,0 +1,80 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "poslab/errors.hpp"
+#include "poslab/experiments.hpp"
+#include "reference.hpp"
+
+using namespace poslab;
+
+TEST(PermutationCheck, VectorsInput) {
+    ForwardOptions o;
+    o.vectors = std::vector<std::vector<double>>{{1, 0}, {0, 1}};
+    o.weights = WeightsKind::identity;
+    const auto c = permutation_check(o, {1, 0});
+    EXPECT_LT(c.max_abs_diff, 1e-7);
+    EXPECT_NEAR(c.permuted.output(1, 0), 0.670, 5e-4);  // x1, now second, still gets (0.670, 0.330)
+    o.pe = PositionScheme::sinusoidal;
+    EXPECT_GT(permutation_check(o, {1, 0}).max_abs_diff, 1e-2);
+}
+
+TEST(PermutationCheck, RejectsBadPermutations) {
+    ForwardOptions o;
+    o.text = "犬が猫";
+    EXPECT_THROW(permutation_check(o, {0, 1}), std::invalid_argument);
+    EXPECT_THROW(permutation_check(o, {0, 1, 1}), std::invalid_argument);
+    EXPECT_THROW(permutation_check(o, {0, 1, 3}), std::invalid_argument);
+    EXPECT_NO_THROW(permutation_check(o, {2, 0, 1}));
+}
+
+TEST(RopeCheck, SameDistanceSameScore) {
+    for (std::size_t shift : {1u, 10u, 1000u, 100000u}) {
+        const auto r = rope_relative_check(64, 7, 3, shift, 42);
+        EXPECT_LT(r.diff, 1e-3 * (1 + std::fabs(r.score))) << shift;
+    }
+    const auto a = rope_relative_check(8, 7, 3, 0, 1), b = rope_relative_check(8, 7, 4, 0, 1);
+    EXPECT_GT(std::fabs(a.score - b.score), 1e-3);
+    // Given q and k: with d_head 2 and q = k = (1, 0), the score is cos(m - n).
+    const auto c = rope_relative_check(2, 5, 2, 9, 0, kDefaultBase, {1, 0}, {1, 0});
+    EXPECT_NEAR(c.score, std::cos(3.0), 1e-6);
+    EXPECT_NEAR(c.shifted_score, std::cos(3.0), 1e-5);
+    EXPECT_THROW(rope_relative_check(3, 1, 0, 1, 0), std::invalid_argument);
+    EXPECT_THROW(rope_relative_check(2, 1, 0, 1, 0, kDefaultBase, {1, 0}, {}), std::invalid_argument);
+}
+
+TEST(ShiftMatrix, MovesTheEncodingByK) {
+    const std::size_t d = 16;
+    for (std::size_t k : {1u, 5u, 100u}) {
+        const auto m = sinusoidal_shift_matrix(k, d);
+        for (std::size_t pos : {0u, 3u, 50u}) {
+            for (std::size_t r = 0; r < d; ++r) {
+                double v = 0;
+                for (std::size_t c = 0; c < d; ++c) v += m(r, c) * ref::sinusoidal(pos, c, d);
+                EXPECT_NEAR(v, ref::sinusoidal(pos + k, r, d), 2e-6) << "k " << k << " pos " << pos << " r " << r;
+            }
+        }
+    }
+    EXPECT_THROW(sinusoidal_shift_matrix(1, 5), std::invalid_argument);
+}
+
+TEST(Similarity, SinusoidalAndRopeHaveConstantDiagonalAndDependOnDistance) {
+    const std::size_t d = 8, s = 12;
+    const auto sin_sim = position_similarity(PositionScheme::sinusoidal, s, d);
+    const auto rope_sim = position_similarity(PositionScheme::rope, s, d);
+    for (std::size_t i = 0; i < s; ++i) {
+        EXPECT_NEAR(sin_sim(i, i), d / 2.0, 1e-5);  // sin² + cos² = 1 per pair
+        EXPECT_NEAR(rope_sim(i, i), d / 2.0, 1e-5);
+        for (std::size_t j = 0; j + 1 < s && i + 1 < s; ++j) {
+            EXPECT_NEAR(sin_sim(i, j), sin_sim(i + 1, j + 1), 1e-5);  // PE_i·PE_j = Σ cos((i-j)ω)
+            EXPECT_NEAR(rope_sim(i, j), rope_sim(i + 1, j + 1), 1e-5);
+        }
+    }
+    double expected = 0;
+    for (std::size_t p = 0; p < d / 2; ++p) expected += std::cos(3.0 / std::pow(10000.0, 2.0 * p / d));
+    EXPECT_NEAR(sin_sim(5, 2), expected, 1e-5);
+    const auto alibi = position_similarity(PositionScheme::alibi, 4, d, kDefaultBase, 0, 1024, 8);
+    EXPECT_FLOAT_EQ(alibi(0, 3), -1.5f);  // slope 1/2 × distance 3
+    for (float v : position_similarity(PositionScheme::none, 4, d)) EXPECT_EQ(v, 0.0f);
+    EXPECT_THROW(position_similarity(PositionScheme::learned, 2000, d), std::out_of_range);
+}
