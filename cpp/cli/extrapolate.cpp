@@ -1,0 +1,183 @@
+// poslab extrapolate: "train short, test long" natively. Trains the tiny
+// Transformer once per scheme and seed, tests every n up to --test-max and
+// prints everything as one JSON document.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <iostream>
+#include <limits>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_common.hpp"
+#include "poslab/errors.hpp"
+#include "poslab/train.hpp"
+
+namespace poslab::cli {
+namespace {
+
+const char* kExtrapolateUsage = R"(poslab extrapolate — train short, test long (JSON out)
+
+  poslab extrapolate [--schemes learned,sinusoidal,rope,alibi,none] [--seeds 1,2,3]
+                     [--steps 400] [--train-max 16] [--test-max 48] [--batch 32]
+                     [--lr 0.003] [--warmup steps/10] [--clip 1] [--d-model 32]
+                     [--heads 4] [--layers 2] [--d-mlp 128] [--base 10000]
+
+Task "count and stop": a…a = b…b <eos> with n a's and n b's. Trains on
+n = 1…train-max, tests every n = 1…test-max (exact match of all n+1
+predictions from '=' on). Per scheme and seed: the loss curve, exact match
+per n, the largest n solved with no gap before it, the mean exact match over
+n = train-max+1…test-max, and the seconds taken.
+Bad input: a one-line message on stderr, exit status 2.
+)";
+
+std::vector<std::string> split_commas(const std::string& text) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        out.push_back(text.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return out;
+}
+
+std::int64_t get_int(const Args& a, const std::string& flag, std::int64_t fallback) {
+    if (!a.has(flag)) return fallback;
+    const std::size_t v = a.get_size(flag, 0);
+    if (v > std::size_t(std::numeric_limits<std::int64_t>::max()))
+        throw InvalidArgument("cli", flag + " is too large, got " + a.get(flag, ""));
+    return std::int64_t(v);
+}
+
+std::vector<PositionScheme> parse_schemes(const Args& a) {
+    std::vector<PositionScheme> schemes;
+    std::set<std::string> seen;
+    for (const std::string& name : split_commas(a.get("--schemes", "learned,sinusoidal,rope,alibi,none"))) {
+        const PositionScheme s = parse_position_scheme(name);
+        if (!seen.insert(name).second)
+            throw InvalidArgument("cli", "--schemes lists " + name + " twice");
+        schemes.push_back(s);
+    }
+    return schemes;
+}
+
+std::vector<std::int64_t> parse_seeds(const Args& a) {
+    std::vector<std::int64_t> seeds;
+    std::set<std::size_t> seen;
+    const std::vector<std::size_t> list =
+        a.has("--seeds") ? a.get_size_list("--seeds") : std::vector<std::size_t>{1, 2, 3};
+    for (std::size_t s : list) {
+        if (s > 4294967295u)
+            throw InvalidArgument("cli", "--seeds entries must be from 0 to 4294967295, got " +
+                                             std::to_string(s));
+        if (!seen.insert(s).second)
+            throw InvalidArgument("cli", "--seeds lists " + std::to_string(s) + " twice");
+        seeds.push_back(std::int64_t(s));
+    }
+    return seeds;
+}
+
+ExtrapolationOptions common_options(const Args& a) {
+    ExtrapolationOptions o;
+    o.steps = get_int(a, "--steps", o.steps);
+    o.train_max = get_int(a, "--train-max", o.train_max);
+    o.test_max = get_int(a, "--test-max", o.test_max);
+    o.batch = get_int(a, "--batch", o.batch);
+    o.lr = a.get_double("--lr", o.lr);
+    if (a.has("--warmup")) o.warmup = get_int(a, "--warmup", 0);
+    o.clip = a.get_double("--clip", o.clip);
+    o.d_model = get_int(a, "--d-model", o.d_model);
+    o.heads = get_int(a, "--heads", o.heads);
+    o.layers = get_int(a, "--layers", o.layers);
+    o.d_mlp = get_int(a, "--d-mlp", o.d_mlp);
+    o.base = a.get_double("--base", o.base);
+    return o;
+}
+
+nlohmann::json options_json(const ExtrapolationOptions& o) {
+    return {{"steps", o.steps},     {"trainMax", o.train_max},
+            {"testMax", o.test_max}, {"batch", o.batch},
+            {"lr", o.lr},           {"warmup", warmup_steps(o)},
+            {"clip", o.clip},       {"dModel", o.d_model},
+            {"heads", o.heads},     {"layers", o.layers},
+            {"dMlp", o.d_mlp},      {"base", o.base},
+            {"learnedTableRows", learned_table_rows(o)}};
+}
+
+int extrapolate(int argc, char** argv) {
+    const Args a(argc, argv,
+                 {"--schemes", "--seeds", "--steps", "--train-max", "--test-max", "--batch", "--lr",
+                  "--warmup", "--clip", "--d-model", "--heads", "--layers", "--d-mlp", "--base"},
+                 {"--help"});
+    if (a.has("--help")) {
+        std::cout << kExtrapolateUsage;
+        return 0;
+    }
+    if (!a.positional().empty())
+        throw InvalidArgument("cli", "extrapolate takes only --flags, got '" + a.positional()[0] + "'");
+    const std::vector<PositionScheme> schemes = parse_schemes(a);
+    const std::vector<std::int64_t> seeds = parse_seeds(a);
+    const ExtrapolationOptions common = common_options(a);
+    // Check every run's options before spending minutes on the first one.
+    for (PositionScheme scheme : schemes) {
+        ExtrapolationOptions o = common;
+        o.scheme = scheme;
+        validate(o);
+    }
+
+    nlohmann::json runs = nlohmann::json::array(), summary = nlohmann::json::array();
+    for (PositionScheme scheme : schemes) {
+        nlohmann::json solved = nlohmann::json::array();
+        double sum_solved = 0, sum_mean = 0, sum_seconds = 0;
+        for (std::int64_t seed : seeds) {
+            ExtrapolationOptions o = common;
+            o.scheme = scheme;
+            o.seed = seed;
+            const auto start = std::chrono::steady_clock::now();
+            ExtrapolationRun run(o);
+            run.step(std::size_t(o.steps));
+            const ExtrapolationEvaluation ev = run.evaluate();
+            const double seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            nlohmann::json loss = nlohmann::json::array();
+            for (double v : run.losses()) loss.push_back(float_json(float(v)));
+            runs.push_back({{"scheme", to_string(scheme)},
+                            {"seed", seed},
+                            {"loss", loss},
+                            {"exactMatch", ev.exact_match},
+                            {"solvedUpTo", ev.solved_up_to},
+                            {"meanExtrapolated", ev.mean_extrapolated},
+                            {"seconds", seconds}});
+            solved.push_back(ev.solved_up_to);
+            sum_solved += double(ev.solved_up_to);
+            sum_mean += ev.mean_extrapolated;
+            sum_seconds += seconds;
+        }
+        const double n = double(seeds.size());
+        summary.push_back({{"scheme", to_string(scheme)},
+                           {"solvedUpTo", solved},
+                           {"meanSolvedUpTo", sum_solved / n},
+                           {"meanExtrapolated", sum_mean / n},
+                           {"meanSeconds", sum_seconds / n}});
+    }
+    return print_json({{"task", "count-and-stop"},
+                       {"options", options_json(common)},
+                       {"seeds", seeds},
+                       {"runs", runs},
+                       {"summary", summary}});
+}
+
+}  // namespace
+}  // namespace poslab::cli
+
+int poslab_cli_extrapolate(int argc, char** argv) {
+    try {
+        return poslab::cli::extrapolate(argc, argv);
+    } catch (const std::exception& e) {
+        return poslab::cli::fail(e.what());
+    }
+}

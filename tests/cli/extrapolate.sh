@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# poslab extrapolate on good and bad input: JSON on stdout and exit 0, or a
+# one-line message on stderr and exit 2. Short runs only (a few steps).
+set -u
+poslab="$1"
+failures=0
+check() {  # check NAME EXIT-STATUS-OF-THE-CONDITION
+  if [ "$2" -eq 0 ]; then echo "ok - $1"; else echo "not ok - $1"; failures=$((failures + 1)); fi
+}
+json() {  # json 'JS expression over j' < JSON : exit 0 if truthy
+  node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const j=JSON.parse(s);process.exit(($1)?0:1)})"
+}
+bad() {  # bad NAME EXPECTED-FRAGMENT ARGS… : exit 2, nothing on stdout, one line on stderr naming the problem
+  local name="$1" fragment="$2"
+  shift 2
+  local out err status
+  err=$( { out=$("$poslab" extrapolate "$@"); } 2>&1 )
+  status=$?
+  local lines
+  lines=$(printf '%s\n' "$err" | wc -l)
+  [ "$status" -eq 2 ] && [ -z "${out:-}" ] && [ "$lines" -eq 1 ] && [[ "$err" == *"$fragment"* ]]
+  check "$name (got status $status: $err)" $?
+}
+
+out=$("$poslab" extrapolate --schemes learned,none --seeds 1,2 --steps 3 --test-max 20)
+check "a short run exits 0" $?
+echo "$out" | json "j.task==='count-and-stop' && j.runs.length===4 && j.summary.length===2"
+check "one run per scheme and seed, one summary per scheme" $?
+echo "$out" | json "j.runs.map(r=>r.scheme+r.seed).join(',')==='learned1,learned2,none1,none2'"
+check "runs in the order asked" $?
+echo "$out" | json "j.runs.every(r=>r.loss.length===3 && r.loss.every(x=>x>0 && isFinite(x)) && r.exactMatch.length===20 && r.seconds>=0)"
+check "3 losses and 20 exact-match values per run" $?
+echo "$out" | json "j.runs.every(r=>r.exactMatch.every(x=>x===0||x===1))"
+check "exact match per n is 0 or 1 (one teacher-forced pass per n)" $?
+# Consistency of the summary figures with exactMatch, recomputed here.
+echo "$out" | json "j.runs.every(r=>{let k=0;while(k<20&&r.exactMatch[k]===1)k++;
+  const m=r.exactMatch.slice(16).reduce((a,b)=>a+b,0)/4;
+  return r.solvedUpTo===k && Math.abs(r.meanExtrapolated-m)<1e-12})"
+check "solvedUpTo and meanExtrapolated (n=17..20) follow from exactMatch" $?
+echo "$out" | json "j.options.steps===3 && j.options.trainMax===16 && j.options.testMax===20 && j.options.learnedTableRows===42 && j.options.warmup===0"
+check "options echoed; learned table covers 2*20+2 positions; warm-up steps/10" $?
+# Untrained (3 steps): a random model guesses, so its first loss is near ln 5 = 1.609.
+echo "$out" | json "j.runs.every(r=>Math.abs(r.loss[0]-Math.log(5))<0.3)"
+check "the first loss is near ln 5 (5 tokens, untrained)" $?
+
+again=$("$poslab" extrapolate --schemes learned,none --seeds 1,2 --steps 3 --test-max 20)
+node -e "const a=JSON.parse(process.argv[1]),b=JSON.parse(process.argv[2]);
+  process.exit(JSON.stringify(a.runs.map(r=>r.loss))===JSON.stringify(b.runs.map(r=>r.loss))?0:1)" "$out" "$again"
+check "the same seeds give the same loss curves" $?
+echo "$out" | json "JSON.stringify(j.runs[0].loss)!==JSON.stringify(j.runs[1].loss)"
+check "different seeds give different loss curves" $?
+
+"$poslab" extrapolate --help | grep -q "count and stop"
+check "--help prints the usage, exit 0" $?
+
+bad "unknown scheme" "foo" --schemes rope,foo --steps 1
+bad "scheme twice" "rope twice" --schemes rope,rope --steps 1
+bad "seed twice" "1 twice" --seeds 1,1 --steps 1
+bad "seed not a number" "--seeds" --seeds 1,x --steps 1
+bad "seed too large" "4294967295" --seeds 4294967296 --steps 1
+bad "steps 0" "steps must be an integer from 1 to 20000, got 0" --steps 0
+bad "steps negative" "--steps" --steps -3
+bad "steps not a number" "--steps" --steps ten
+bad "test-max not past train-max" "testMax must be an integer from 17 to 96, got 16" --test-max 16 --steps 1
+bad "lr zero" "lr must be a number in (0, 1], got 0" --lr 0 --steps 1
+bad "lr not a number" "--lr" --lr fast --steps 1
+bad "warmup past steps" "warmup must be an integer from 0 to 5, got 6" --steps 5 --warmup 6
+bad "heads not dividing" "heads must divide dModel" --heads 3 --steps 1
+bad "unknown flag" "unknown option --epochs" --epochs 3
+bad "stray word" "only --flags" learned --steps 1
+bad "flag without value" "--steps needs a value" --steps
+
+[ "$failures" -eq 0 ] || { echo "$failures check(s) failed"; exit 1; }
