@@ -6,8 +6,9 @@
 //   const r = lab.forward({ text: '犬が猫を追いかけた', pe: 'sinusoidal' });
 //   r.output.shape // [6, 8]
 //
-// Every function throws a JS Error whose message is the core's: it says what
-// was wrong and what is allowed. Unknown option names are errors too.
+// Every function throws a PositionLabError (a JS Error) whose message is the
+// core's: it says what was wrong and what is allowed. Unknown option names,
+// wrong types and fractions where whole numbers are needed are errors too.
 
 /** A dense row-major matrix copied out of wasm memory (safe to keep). */
 export interface Matrix {
@@ -15,15 +16,27 @@ export interface Matrix {
   data: Float32Array;
 }
 
+/** What every function throws: message in English, code and params for translations. */
+export interface PositionLabError extends Error {
+  name: 'PositionLabError';
+  /** Stable identifier, e.g. 'position_past_table', 'odd_width', 'empty_text', 'unknown_option'. */
+  code: string;
+  /** The values involved, as strings (e.g. {position: '1024', max_positions: '1024'}). */
+  params: Record<string, string>;
+}
+
 export type PositionScheme = 'none' | 'sinusoidal' | 'learned' | 'rope' | 'alibi';
 export type WeightsKind = 'identity' | 'random';
 export type Combine = 'add' | 'concat';
 
 export interface ForwardOptions {
-  /** The sentence; used when `vectors` is absent. */
+  // The input: exactly one of text, tokens, vectors.
+  /** The sentence, tokenized by the core (at most 4096 tokens). */
   text?: string;
-  /** S rows of D finite numbers, used as the input instead of token embeddings. */
-  vectors?: number[][];
+  /** Tokens already split (e.g. chips the student reordered); each a non-empty string. */
+  tokens?: string[];
+  /** S rows of D finite numbers (or a Matrix), used instead of token embeddings. */
+  vectors?: number[][] | Matrix;
   /** Default 'none'. */
   pe?: PositionScheme;
   /** Exclude j > i. Default false. */
@@ -49,7 +62,7 @@ export interface ForwardOptions {
 }
 
 export interface ForwardResult {
-  /** Tokens of `text` (empty with `vectors`). */
+  /** Tokens of `text` / `tokens` (empty with `vectors`). */
   tokens: string[];
   /** [S, D] token embeddings (or the given vectors). */
   input: Matrix;
