@@ -22,9 +22,5 @@ echo "build: site (dist/)"
 mkdir -p dist
 cp build/wasm/poslab.js dist/poslab.js
 cp cpp/bindings/wasm/poslab.d.ts dist/poslab.d.ts
-if [ -f scripts/build-web.mjs ]; then
-  node scripts/build-web.mjs
-elif [ ! -f dist/index.html ]; then
-  cp scripts/minimal-index.html dist/index.html
-fi
+node scripts/build-web.mjs
 echo "build: done"
