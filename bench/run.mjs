@@ -1,0 +1,433 @@
+// `npm run bench`: one attention forward at GPT-2-small shape (D=768, H=12,
+// random Q/K/V/output projections, no mask, no position information) for
+// S = 128, 512, 1024, 2048, side by side in one run:
+//   ours, wasm in headless Chromium   (build/wasm/poslab.js, lab.forward)
+//   ours, wasm in Node                (the same module and call)
+//   tfjs-backend-wasm in Node         (same weights and input; output checked against ours)
+//   plain JS in Node                  (the triple loops a course author would write)
+//   ours, native                      (build/native/attention_bench: poslab::forward)
+//   OpenBLAS sgemm, native            (same computation; when libopenblas is installed)
+// Medians of several runs, interleaved by S so that a noisy neighbour hurts
+// every implementation alike; GFLOP/s by FLOP = 8·S·D² + 4·S²·D. Also the
+// lab-size forward in µs and the wasm memory after the S=2048 runs. Prints the
+// table and writes bench/results/bench.json. A benchmark, never a test: it
+// fails only if an implementation's numbers disagree with ours.
+//
+// Environment: POSLAB_BENCH_RUNS (default 5), POSLAB_BENCH_SIZES (e.g. 128,512),
+// POSLAB_BENCH_PLAIN_MAX (largest S for plain JS, default 1024, run once there),
+// POSLAB_NATIVE_BUILD / POSLAB_WASM (default build/native, build/wasm/poslab.js).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const nativeDir = process.env.POSLAB_NATIVE_BUILD || path.join(root, 'build/native');
+const wasmPath = process.env.POSLAB_WASM || path.join(root, 'build/wasm/poslab.js');
+const SIZES = (process.env.POSLAB_BENCH_SIZES || '128,512,1024,2048').split(',').map(Number);
+const RUNS = Number(process.env.POSLAB_BENCH_RUNS || 5);
+const PLAIN_MAX = Number(process.env.POSLAB_BENCH_PLAIN_MAX || 1024);
+const D = 768;
+const H = 12;
+const SEED = 7;
+const TOLERANCE = 1e-4; // max |ours − theirs| / max |ours|
+
+const flop = (s, d) => 8 * s * d * d + 4 * s * s * d;
+const median = (xs) => {
+  const v = [...xs].sort((a, b) => a - b);
+  const n = v.length;
+  return n % 2 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+};
+const log = (msg) => process.stderr.write(`bench: ${msg}\n`);
+
+// ---- Shared by Node and the browser page (serialised with toString: no closures).
+
+// Deterministic input rows, uniform in [-1, 1) (mulberry32).
+function makeInput(s, d, seed) {
+  let a = seed >>> 0;
+  const data = new Float32Array(s * d);
+  for (let i = 0; i < data.length; i++) {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    data[i] = (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
+  }
+  return data;
+}
+
+// Times lab.forward at one S (one warm-up call, then `runs`), or the lab-size
+// cases (µs per call, from batches, since browser clocks are coarse).
+function wasmBench(lab, makeInputFn, job) {
+  const now = () => performance.now();
+  if (job.kind === 'attention') {
+    const data = makeInputFn(job.s, job.d, job.s);
+    const options = {
+      vectors: { shape: [job.s, job.d], data },
+      weights: 'random',
+      heads: job.heads,
+      seed: job.seed,
+      returnAttention: false,
+    };
+    let result = lab.forward(options);
+    const ms = [];
+    for (let r = 0; r < job.runs; r++) {
+      const t0 = now();
+      result = lab.forward(options);
+      ms.push(now() - t0);
+    }
+    let sumAbs = 0;
+    for (const v of result.output.data) sumAbs += Math.abs(v);
+    return { ms, sumAbs, memoryBytes: lab.wasmMemoryBytes(), output: job.returnOutput ? result.output.data : null };
+  }
+  const cases = [
+    { name: 'text 犬が猫を追いかけた (S=6) D=8 H=1 sinusoidal',
+      options: { text: '犬が猫を追いかけた', dModel: 8, heads: 1, pe: 'sinusoidal' } },
+    { name: 'vectors S=32 D=64 H=4 sinusoidal',
+      options: { vectors: { shape: [32, 64], data: makeInputFn(32, 64, 32) }, heads: 4, pe: 'sinusoidal' } },
+  ];
+  return cases.map(({ name, options }) => {
+    lab.forward(options);
+    const perCall = [];
+    for (let b = 0; b < 9; b++) {
+      const calls = 200;
+      const t0 = now();
+      for (let i = 0; i < calls; i++) lab.forward(options);
+      perCall.push(((now() - t0) * 1000) / calls);
+    }
+    perCall.sort((x, y) => x - y);
+    return { name, us: perCall[4] };
+  });
+}
+
+// ---- tfjs-backend-wasm: the same computation with the same weights.
+
+async function loadTfjs() {
+  const tf = require('@tensorflow/tfjs-core');
+  const tfwasm = require('@tensorflow/tfjs-backend-wasm');
+  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false); // one thread, as ours
+  tfwasm.setWasmPaths(path.join(root, 'node_modules/@tensorflow/tfjs-backend-wasm/dist') + path.sep);
+  if (!(await tf.setBackend('wasm'))) throw new Error('tfjs-backend-wasm did not initialise');
+  await tf.ready();
+  const version = require('@tensorflow/tfjs-backend-wasm/package.json').version;
+  const simd = tf.env().get('WASM_HAS_SIMD_SUPPORT');
+  return { tf, label: `tfjs-wasm ${version}${simd ? ' SIMD' : ''} 1 thread (Node)` };
+}
+
+function tfjsAttention(tf, x, w, s, d, heads) {
+  const dh = d / heads;
+  return tf.tidy(() => {
+    const split = (t) => tf.transpose(tf.reshape(t, [s, heads, dh]), [1, 0, 2]); // [H, S, dh]
+    const q = split(tf.matMul(x, w.wq));
+    const k = split(tf.matMul(x, w.wk));
+    const v = split(tf.matMul(x, w.wv));
+    const weights = tf.softmax(tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(dh)));
+    const context = tf.reshape(tf.transpose(tf.matMul(weights, v), [1, 0, 2]), [s, d]);
+    return tf.matMul(context, w.wo);
+  });
+}
+
+// ---- Plain JS: arrays of rows and the textbook loops.
+
+function toRows(data, rows, cols) {
+  const out = [];
+  for (let i = 0; i < rows; i++) out.push(Array.from(data.subarray(i * cols, (i + 1) * cols)));
+  return out;
+}
+
+function plainMatmul(a, b) {
+  const n = a.length, k = b.length, m = b[0].length;
+  const c = [];
+  for (let i = 0; i < n; i++) {
+    const row = new Array(m).fill(0);
+    for (let j = 0; j < m; j++) {
+      let sum = 0;
+      for (let p = 0; p < k; p++) sum += a[i][p] * b[p][j];
+      row[j] = sum;
+    }
+    c.push(row);
+  }
+  return c;
+}
+
+function plainAttention(x, w, heads) {
+  const s = x.length, d = x[0].length, dh = d / heads;
+  const q = plainMatmul(x, w.wq), k = plainMatmul(x, w.wk), v = plainMatmul(x, w.wv);
+  const context = [];
+  for (let i = 0; i < s; i++) context.push(new Array(d).fill(0));
+  for (let h = 0; h < heads; h++) {
+    for (let i = 0; i < s; i++) {
+      const scores = new Array(s);
+      let max = -Infinity;
+      for (let j = 0; j < s; j++) {
+        let dot = 0;
+        for (let t = 0; t < dh; t++) dot += q[i][h * dh + t] * k[j][h * dh + t];
+        scores[j] = dot / Math.sqrt(dh);
+        if (scores[j] > max) max = scores[j];
+      }
+      let sum = 0;
+      for (let j = 0; j < s; j++) sum += scores[j] = Math.exp(scores[j] - max);
+      for (let j = 0; j < s; j++) {
+        const p = scores[j] / sum;
+        for (let t = 0; t < dh; t++) context[i][h * dh + t] += p * v[j][h * dh + t];
+      }
+    }
+  }
+  return plainMatmul(context, w.wo);
+}
+
+function relativeDiff(ours, theirs) {
+  let diff = 0, scale = 0;
+  for (let i = 0; i < ours.length; i++) {
+    diff = Math.max(diff, Math.abs(ours[i] - theirs[i]));
+    scale = Math.max(scale, Math.abs(ours[i]));
+  }
+  return diff / scale;
+}
+
+// ---- Headless Chromium: a loopback static server and playwright-core.
+
+function startServer() {
+  const page = '<!doctype html><meta charset="utf-8"><title>Position Lab bench</title><script src="poslab.js"></script>';
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://127.0.0.1');
+    if (url.pathname === '/') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(page);
+    } else if (url.pathname === '/poslab.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      fs.createReadStream(wasmPath).pipe(res);
+    } else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+async function openChromium() {
+  const { chromium } = require('playwright-core');
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'poslab-bench-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const server = await startServer();
+  const page = context.pages()[0] || (await context.newPage());
+  await page.goto(`http://127.0.0.1:${server.address().port}/`);
+  await page.evaluate('createPositionLab().then((lab) => { window.lab = lab; })');
+  const agent = await page.evaluate('navigator.userAgent');
+  const version = (agent.match(/Chrome\/([\d.]+)/) || [null, agent])[1];
+  return {
+    version,
+    run: (job) => page.evaluate(`(${wasmBench})(window.lab, ${makeInput}, ${JSON.stringify(job)})`),
+    close: async () => {
+      await context.close();
+      server.close();
+      fs.rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+// ---- Native: build/native/attention_bench.
+
+function runNative(s) {
+  const exe = path.join(nativeDir, 'attention_bench');
+  if (!fs.existsSync(exe)) return null;
+  const r = spawnSync(exe, ['--sizes', String(s), '--runs', String(RUNS), '--d-model', String(D), '--heads', String(H)],
+    { encoding: 'utf8', maxBuffer: 1 << 24 });
+  if (r.status !== 0) throw new Error(`attention_bench failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+// ---- The run.
+
+function fmtRow(label, cells) {
+  return label.padEnd(40) + cells.map((c) => String(c).padStart(17)).join('');
+}
+const cell = (ms, s) => (ms == null ? '—' : `${ms >= 100 ? ms.toFixed(0) : ms.toFixed(1)} ${(flop(s, D) / (ms * 1e6)).toFixed(1).padStart(5)}`);
+const ratio = (x) => (x == null || !Number.isFinite(x) ? '—' : `${x >= 10 ? x.toFixed(0) : x.toFixed(2)}×`);
+
+async function main() {
+  if (!fs.existsSync(wasmPath)) throw new Error(`${wasmPath} not found: run npm run build first`);
+  const createPositionLab = require(wasmPath);
+  const lab = await createPositionLab();
+  const tfjs = await loadTfjs();
+  let browser = null;
+  try {
+    browser = await openChromium();
+  } catch (e) {
+    log(`headless Chromium unavailable (${e.message.split('\n')[0]}); its row is left empty`);
+  }
+
+  const rows = [];
+  let mismatch = false;
+  let nativeInfo = null;
+  for (const s of SIZES) {
+    const row = { S: s, D, H, gflop: flop(s, D) / 1e9 };
+    const job = { kind: 'attention', s, d: D, heads: H, seed: SEED, runs: RUNS };
+
+    log(`S=${s}: wasm in Chromium`);
+    if (browser) {
+      const r = await browser.run(job);
+      row.wasm_chromium = { median_ms: median(r.ms), runs_ms: r.ms, sum_abs_output: r.sumAbs, memory_bytes: r.memoryBytes };
+    }
+    log(`S=${s}: wasm in Node`);
+    const ours = wasmBench(lab, makeInput, { ...job, returnOutput: true });
+    row.wasm_node = { median_ms: median(ours.ms), runs_ms: ours.ms, sum_abs_output: ours.sumAbs, memory_bytes: ours.memoryBytes };
+    if (row.wasm_chromium) {
+      const rel = Math.abs(row.wasm_chromium.sum_abs_output - ours.sumAbs) / ours.sumAbs;
+      row.wasm_chromium.checksum_rel_diff = rel;
+      if (!(rel <= 1e-6)) { mismatch = true; log(`S=${s}: Chromium's output differs from Node's (${rel})`); }
+    }
+
+    // The weights forward() draws for this seed, for tfjs and plain JS.
+    const w = lab.attentionWeights({ dModel: D, seed: SEED });
+    const input = makeInput(s, D, s);
+
+    log(`S=${s}: tfjs-wasm`);
+    {
+      const { tf } = tfjs;
+      const x = tf.tensor2d(input, [s, D]);
+      const tw = Object.fromEntries(Object.entries(w).map(([k, m]) => [k, tf.tensor2d(m.data, m.shape)]));
+      let out = null;
+      const ms = [];
+      for (let r = 0; r <= RUNS; r++) {
+        const t0 = performance.now();
+        const y = tfjsAttention(tf, x, tw, s, D, H);
+        out = y.dataSync();
+        y.dispose();
+        if (r > 0) ms.push(performance.now() - t0); // run 0 warms up
+      }
+      x.dispose();
+      Object.values(tw).forEach((t) => t.dispose());
+      const rel = relativeDiff(ours.output, out);
+      row.tfjs_wasm = { median_ms: median(ms), runs_ms: ms, max_rel_diff: rel };
+      if (!(rel <= TOLERANCE)) { mismatch = true; log(`S=${s}: tfjs differs from ours by ${rel}`); }
+    }
+
+    if (s <= PLAIN_MAX) {
+      log(`S=${s}: plain JS`);
+      const x = toRows(input, s, D);
+      const pw = Object.fromEntries(Object.entries(w).map(([k, m]) => [k, toRows(m.data, D, D)]));
+      const runs = s >= 1024 ? 1 : Math.min(RUNS, 3);
+      const ms = [];
+      let out = null;
+      for (let r = 0; r < runs; r++) {
+        const t0 = performance.now();
+        out = plainAttention(x, pw, H);
+        ms.push(performance.now() - t0);
+      }
+      const rel = relativeDiff(ours.output, out.flat());
+      row.plain_js = { median_ms: median(ms), runs_ms: ms, max_rel_diff: rel };
+      if (!(rel <= TOLERANCE)) { mismatch = true; log(`S=${s}: plain JS differs from ours by ${rel}`); }
+    }
+
+    log(`S=${s}: native`);
+    const native = runNative(s);
+    if (native) {
+      nativeInfo = native;
+      const n = native.results[0];
+      row.native = n.poslab_forward;
+      row.native_projections = n.poslab_projections;
+      if (n.openblas_full) {
+        row.openblas = { ...n.openblas_full, max_rel_diff: n.openblas_max_rel_diff };
+        row.openblas_projections = n.openblas_projections;
+        if (!(n.openblas_max_rel_diff <= TOLERANCE)) { mismatch = true; log(`S=${s}: OpenBLAS differs from ours natively`); }
+      }
+    }
+    rows.push(row);
+  }
+
+  log('lab-size forward');
+  const labSizes = {
+    node: wasmBench(lab, makeInput, { kind: 'lab' }),
+    chromium: browser ? await browser.run({ kind: 'lab' }) : null,
+    native: nativeInfo ? nativeInfo.lab.map((c) => ({ name: c.case, us: c.median_us })) : null,
+  };
+  const big = rows.find((r) => r.S === 2048);
+  const memory = big ? { node_bytes: big.wasm_node.memory_bytes, chromium_bytes: big.wasm_chromium?.memory_bytes ?? null } : null;
+  if (browser) await browser.close();
+
+  // ---- The table.
+  const mb = (b) => (b == null ? '—' : `${(b / 2 ** 20).toFixed(0)} MiB`);
+  const lines = [];
+  lines.push(`Attention forward, D=${D}, H=${H}, random Q/K/V/output projections, one thread; median of ${RUNS} runs`);
+  lines.push(`FLOP = 8·S·D² + 4·S²·D (4 projections + QKᵀ + weights·V; softmax not counted): ` +
+    SIZES.map((s) => `S=${s} ${(flop(s, D) / 1e9).toFixed(2)}`).join(', ') + ' GFLOP');
+  lines.push(`cells: median ms  GFLOP/s.  ${os.cpus()[0].model}, ${os.cpus().length} CPUs, Node ${process.version}` +
+    (browser ? `, Chromium ${browser.version}` : ''));
+  lines.push('');
+  lines.push(fmtRow('', SIZES.map((s) => `S=${s}`)));
+  const impls = [
+    ['ours wasm, headless Chromium', 'wasm_chromium'],
+    ['ours wasm, Node', 'wasm_node'],
+    [tfjs.label, 'tfjs_wasm'],
+    ['plain JS, Node', 'plain_js'],
+    ['ours native (SSE2 baseline)', 'native'],
+    [nativeInfo?.openblas ? 'OpenBLAS sgemm native, 1 thread' : 'OpenBLAS (not installed)', 'openblas'],
+  ];
+  for (const [label, key] of impls) lines.push(fmtRow(label, rows.map((r) => cell(r[key]?.median_ms, r.S))));
+  lines.push('');
+  lines.push('projections only (4 × [S,D]·[D,D]), ms  GFLOP/s of 8·S·D²:');
+  const projCell = (t) => (t == null ? '—' : `${t.median_ms.toFixed(1)} ${t.gflops.toFixed(1).padStart(5)}`);
+  lines.push(fmtRow('  ours native kernels::matmul', rows.map((r) => projCell(r.native_projections))));
+  lines.push(fmtRow('  OpenBLAS sgemm', rows.map((r) => projCell(r.openblas_projections))));
+  lines.push('');
+  lines.push('ratios (time of the other / time of ours; > 1 means ours is faster):');
+  const t = (r, k) => r[k]?.median_ms;
+  lines.push(fmtRow('  tfjs-wasm / ours wasm Chromium', rows.map((r) => ratio(t(r, 'tfjs_wasm') / t(r, 'wasm_chromium')))));
+  lines.push(fmtRow('  tfjs-wasm / ours wasm Node', rows.map((r) => ratio(t(r, 'tfjs_wasm') / t(r, 'wasm_node')))));
+  lines.push(fmtRow('  plain JS / ours wasm Chromium', rows.map((r) => ratio(t(r, 'plain_js') / t(r, 'wasm_chromium')))));
+  lines.push(fmtRow('  native / ours wasm Chromium', rows.map((r) => ratio(t(r, 'native') / t(r, 'wasm_chromium')))));
+  lines.push(fmtRow('  native / ours wasm Node', rows.map((r) => ratio(t(r, 'native') / t(r, 'wasm_node')))));
+  lines.push(fmtRow('  OpenBLAS / ours native', rows.map((r) => ratio(t(r, 'openblas') / t(r, 'native')))));
+  lines.push('');
+  lines.push('agreement with ours (max |diff| / max |ours|): ' + rows.map((r) =>
+    `S=${r.S} tfjs ${r.tfjs_wasm.max_rel_diff.toExponential(1)}` +
+    (r.plain_js ? `, plain ${r.plain_js.max_rel_diff.toExponential(1)}` : '') +
+    (r.openblas ? `, OpenBLAS(native) ${r.openblas.max_rel_diff.toExponential(1)}` : '')).join('; '));
+  if (PLAIN_MAX < Math.max(...SIZES))
+    lines.push(`plain JS: skipped above S=${PLAIN_MAX} (minutes per run); one run at S ≥ 1024`);
+  lines.push('');
+  lines.push('lab-size forward (attention weights returned), µs per call:');
+  labSizes.node.forEach((c, i) => {
+    lines.push(fmtRow(`  ${c.name}`, [
+      `Chromium ${labSizes.chromium ? labSizes.chromium[i].us.toFixed(1) : '—'}`,
+      `Node ${c.us.toFixed(1)}`,
+      `native ${labSizes.native ? labSizes.native[i].us.toFixed(1) : '—'}`,
+    ]));
+  });
+  if (memory) lines.push(`wasm memory after the S=2048 runs (memory only grows): Chromium ${mb(memory.chromium_bytes)}, Node ${mb(memory.node_bytes)}`);
+  console.log(lines.join('\n'));
+
+  const report = {
+    date: new Date().toISOString(),
+    machine: { cpu: os.cpus()[0].model, cpus: os.cpus().length, node: process.version, chromium: browser?.version ?? null },
+    flop_formula: '8·S·D² + 4·S²·D',
+    runs: RUNS,
+    tfjs: tfjs.label,
+    openblas: nativeInfo?.openblas ?? null,
+    results: rows,
+    lab_sizes_us: labSizes,
+    wasm_memory_after_s2048: memory,
+  };
+  fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'bench/results/bench.json'), JSON.stringify(report, null, 2) + '\n');
+  log('wrote bench/results/bench.json');
+  if (mismatch) {
+    log('an implementation disagrees with ours beyond the tolerance (see above)');
+    process.exitCode = 1;
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
