@@ -25,6 +25,7 @@ const char* kUsage = R"(poslab — Position Lab's core on the command line (JSON
                   [--max-positions N] [--position-offset P]
   poslab tokenize --text TEXT
   poslab permutation-check (--text TEXT | --vectors JSON) --permutation 1,0,… [forward options]
+  poslab attention-steps (--text TEXT | --vectors JSON) [--scale sqrt_dk|none|dk] [forward options]
   poslab rope-check --m M --n N --shift K [--d-head D] [--seed N] [--base B]
   poslab shift-matrix --shift K --d-model D [--base B]
   poslab similarity --scheme S --length L [--d-model D] [--base B] [--seed N] [--max-positions N] [--heads H]
@@ -135,6 +136,19 @@ int cmd_permutation_check(int argc, char** argv) {
                        {"permuted", forward_json(c.permuted)}});
 }
 
+int cmd_attention_steps(int argc, char** argv) {
+    std::set<std::string> flags = kForwardFlags;
+    flags.insert("--scale");
+    Args a(argc, argv, flags, kForwardSwitches);
+    AttentionSteps st = attention_steps(forward_options(a), parse_score_scale(a.get("--scale", "sqrt_dk")));
+    nlohmann::json j = forward_json(st.forward);
+    j["dots"] = tensor_json(st.dots);
+    j["scores"] = tensor_json(st.scores);
+    j["weights"] = tensor_json(st.weights);
+    j["stepOutput"] = tensor_json(st.output);
+    return print_json(j);
+}
+
 int cmd_rope_check(int argc, char** argv) {
     Args a(argc, argv, {"--m", "--n", "--shift", "--d-head", "--seed", "--base"}, {});
     if (!a.has("--m") || !a.has("--n") || !a.has("--shift"))
@@ -196,6 +210,7 @@ int run(int argc, char** argv) {
         if (cmd == "encoding") return cmd_encoding(sub_argc, sub_argv);
         if (cmd == "tokenize") return cmd_tokenize(sub_argc, sub_argv);
         if (cmd == "permutation-check") return cmd_permutation_check(sub_argc, sub_argv);
+        if (cmd == "attention-steps") return cmd_attention_steps(sub_argc, sub_argv);
         if (cmd == "rope-check") return cmd_rope_check(sub_argc, sub_argv);
         if (cmd == "shift-matrix") return cmd_shift_matrix(sub_argc, sub_argv);
         if (cmd == "similarity") return cmd_similarity(sub_argc, sub_argv);
@@ -205,7 +220,7 @@ int run(int argc, char** argv) {
         return fail(e.what());
     }
     return fail("unknown command '" + cmd +
-                "'; commands: forward, encoding, tokenize, permutation-check, rope-check, shift-matrix, "
+                "'; commands: forward, encoding, tokenize, permutation-check, attention-steps, rope-check, shift-matrix, "
                 "similarity, extrapolate, grade (poslab --help)");
 }
 

@@ -2,7 +2,11 @@
 
 #include <cmath>
 
+#include <limits>
+
+#include "poslab/attention.hpp"
 #include "poslab/embedding.hpp"
+#include "poslab/kernels.hpp"
 #include "poslab/errors.hpp"
 #include "poslab/positional.hpp"
 #include "poslab/random.hpp"
@@ -61,6 +65,75 @@ PermutationCheck permutation_check(const ForwardOptions& options, const std::vec
                                               static_cast<double>(c.original.output(permutation[i], d))));
     c.max_abs_diff = worst;
     return c;
+}
+
+ScoreScale parse_score_scale(const std::string& name) {
+    if (name == "sqrt_dk") return ScoreScale::sqrt_dk;
+    if (name == "none") return ScoreScale::none;
+    if (name == "dk") return ScoreScale::dk;
+    throw InvalidArgument("unknown_scale", "unknown scale '" + name + "'; allowed: sqrt_dk, none, dk",
+                          {{"value", name}});
+}
+
+AttentionSteps attention_steps(const ForwardOptions& options, ScoreScale scale) {
+    AttentionSteps r;
+    r.forward = forward(options);
+    const std::size_t seq = r.forward.hidden.shape(0), width = r.forward.hidden.shape(1);
+    constexpr std::size_t kMaxStepsLength = 256;
+    if (seq > kMaxStepsLength)
+        throw InvalidArgument("too_many_tokens",
+                              "attention steps are for small inputs: at most " + std::to_string(kMaxStepsLength) +
+                                  " tokens, got " + std::to_string(seq),
+                              {{"limit", std::to_string(kMaxStepsLength)}});
+    const std::size_t heads = options.heads, d_head = width / heads;
+    const AttentionWeights w = make_attention_weights(options.weights, width, options.seed);
+    xt::xtensor<float, 2> q = r.forward.hidden, k = r.forward.hidden, v = r.forward.hidden;
+    if (w.kind == WeightsKind::random) {
+        kernels::matmul(r.forward.hidden.data(), w.wq.data(), q.data(), seq, width, width);
+        kernels::matmul(r.forward.hidden.data(), w.wk.data(), k.data(), seq, width, width);
+        kernels::matmul(r.forward.hidden.data(), w.wv.data(), v.data(), seq, width, width);
+    }
+    if (options.pe == PositionScheme::rope) {
+        std::vector<std::size_t> positions(seq);
+        for (std::size_t s = 0; s < seq; ++s) positions[s] = options.position_offset + s;
+        apply_rope(q, heads, options.base, positions);
+        apply_rope(k, heads, options.base, positions);
+    }
+    const double dk = static_cast<double>(d_head);
+    const float factor = static_cast<float>(scale == ScoreScale::sqrt_dk ? 1.0 / std::sqrt(dk)
+                                            : scale == ScoreScale::dk    ? 1.0 / dk
+                                                                         : 1.0);
+    const std::vector<double> slopes =
+        options.pe == PositionScheme::alibi ? alibi_slopes(heads) : std::vector<double>{};
+    r.dots = xt::xtensor<float, 3>({heads, seq, seq});
+    r.scores = xt::xtensor<float, 3>({heads, seq, seq});
+    r.weights = xt::xtensor<float, 3>({heads, seq, seq});
+    xt::xtensor<float, 2> context = xt::zeros<float>({seq, width});
+    for (std::size_t h = 0; h < heads; ++h) {
+        float* dots = r.dots.data() + h * seq * seq;
+        kernels::matmul_bt(q.data() + h * d_head, width, k.data() + h * d_head, width, dots, seq, d_head, seq, 1.0f);
+        for (std::size_t i = 0; i < seq; ++i)
+            for (std::size_t j = 0; j < seq; ++j) {
+                float s = dots[i * seq + j] * factor;
+                if (!slopes.empty()) s -= static_cast<float>(slopes[h]) * static_cast<float>(i > j ? i - j : j - i);
+                if (options.causal && j > i) s = -std::numeric_limits<float>::infinity();
+                r.scores(h, i, j) = s;
+            }
+        float* weights = r.weights.data() + h * seq * seq;
+        std::copy(r.scores.data() + h * seq * seq, r.scores.data() + (h + 1) * seq * seq, weights);
+        kernels::softmax_rows(weights, seq, seq);
+        for (std::size_t i = 0; i < seq; ++i)
+            for (std::size_t j = 0; j < seq; ++j)
+                for (std::size_t d = 0; d < d_head; ++d)
+                    context(i, h * d_head + d) += weights[i * seq + j] * v(j, h * d_head + d);
+    }
+    if (w.kind == WeightsKind::random) {
+        r.output = xt::xtensor<float, 2>({seq, width});
+        kernels::matmul(context.data(), w.wo.data(), r.output.data(), seq, width, width);
+    } else {
+        r.output = context;
+    }
+    return r;
 }
 
 RopeCheck rope_relative_check(std::size_t d_head, std::size_t m, std::size_t n, std::size_t shift,

@@ -78,3 +78,39 @@ TEST(Similarity, SinusoidalAndRopeHaveConstantDiagonalAndDependOnDistance) {
     for (float v : position_similarity(PositionScheme::none, 4, d)) EXPECT_EQ(v, 0.0f);
     EXPECT_THROW(position_similarity(PositionScheme::learned, 2000, d), std::out_of_range);
 }
+
+TEST(AttentionSteps, TheHandCalculationStepByStep) {
+    ForwardOptions o;
+    o.vectors = std::vector<std::vector<double>>{{1, 0}, {0, 1}};
+    o.weights = WeightsKind::identity;
+    const auto s = attention_steps(o);
+    EXPECT_FLOAT_EQ(s.dots(0, 0, 0), 1.0f);  // x1·x1
+    EXPECT_FLOAT_EQ(s.dots(0, 0, 1), 0.0f);  // x1·x2
+    EXPECT_NEAR(s.scores(0, 0, 0), 1 / std::sqrt(2.0), 1e-7);  // 0.707
+    EXPECT_NEAR(s.weights(0, 0, 0), 0.670, 5e-4);
+    EXPECT_NEAR(s.output(0, 0), 0.670, 5e-4);
+    // The usual mistakes: no scaling gives e/(e+1) = 0.731; dividing by d_k gives e^0.5/(e^0.5+1) = 0.622.
+    EXPECT_NEAR(attention_steps(o, ScoreScale::none).weights(0, 0, 0), std::exp(1.0) / (std::exp(1.0) + 1), 1e-6);
+    EXPECT_NEAR(attention_steps(o, ScoreScale::dk).weights(0, 0, 0), std::exp(0.5) / (std::exp(0.5) + 1), 1e-6);
+    EXPECT_THROW(parse_score_scale("sqrt"), std::invalid_argument);
+}
+
+TEST(AttentionSteps, AgreeWithTheForwardPassForEveryScheme) {
+    for (PositionScheme pe : {PositionScheme::none, PositionScheme::sinusoidal, PositionScheme::learned,
+                              PositionScheme::rope, PositionScheme::alibi}) {
+        for (bool causal : {false, true}) {
+            ForwardOptions o;
+            o.text = "The keys on the table are lost.";
+            o.pe = pe;
+            o.causal = causal;
+            o.d_model = 8;
+            o.heads = 2;
+            o.seed = 4;
+            const auto s = attention_steps(o);
+            for (std::size_t i = 0; i < s.weights.size(); ++i)
+                ASSERT_NEAR(s.weights.data()[i], s.forward.attention.data()[i], 1e-6) << to_string(pe);
+            for (std::size_t i = 0; i < s.output.size(); ++i)
+                ASSERT_NEAR(s.output.data()[i], s.forward.output.data()[i], 1e-5) << to_string(pe);
+        }
+    }
+}

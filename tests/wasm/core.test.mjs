@@ -103,6 +103,24 @@ test('encoding, tokenize and the experiments agree with the CLI and the formulas
   assert.ok(maxAbsDiff(rotated, [Math.cos(2), Math.sin(2)]) < 1e-6);
 });
 
+test('attentionSteps: the hand calculation and its usual mistakes, as the CLI computes them', () => {
+  const o = { vectors: [[1, 0], [0, 1]], weights: 'identity', heads: 1 };
+  const s = lab.attentionSteps(o);
+  assert.deepEqual(Array.from(s.dots.data), [1, 0, 0, 1]);
+  assert.ok(Math.abs(s.scores.data[0] - Math.SQRT1_2) < 1e-7);
+  assert.ok(maxAbsDiff(s.weights.data, s.attention.data) < 1e-7);
+  const none = lab.attentionSteps({ ...o, scale: 'none' }).weights.data[0];
+  const dk = lab.attentionSteps({ ...o, scale: 'dk' }).weights.data[0];
+  assert.ok(Math.abs(none - Math.E / (Math.E + 1)) < 1e-6);         // 0.731
+  assert.ok(Math.abs(dk - Math.exp(0.5) / (Math.exp(0.5) + 1)) < 1e-6);  // 0.622
+  const viaCli = cli(['attention-steps', '--text', '犬が猫を追いかけた', '--pe', 'rope', '--heads', '2', '--causal', '--scale', 'dk']);
+  const viaWasm = lab.attentionSteps({ text: '犬が猫を追いかけた', pe: 'rope', heads: 2, causal: true, scale: 'dk' });
+  assert.ok(maxAbsDiff(viaWasm.weights.data, flatten(viaCli.json.weights)) < 1e-5);
+  assert.ok(maxAbsDiff(viaWasm.stepOutput.data, flatten(viaCli.json.stepOutput)) < 1e-5);
+  assert.equal(viaWasm.scores.data[1], -Infinity);
+  assert.throws(() => lab.attentionSteps({ ...o, scale: 'sqrt' }), /allowed: sqrt_dk, none, dk/);
+});
+
 test('a Matrix input gives the same result as nested arrays', () => {
   const rows = [[0.5, -1, 2, 0], [3, 0.25, -0.75, 1], [1, 1, 1, -1]];
   const a = lab.forward({ vectors: rows, heads: 2, pe: 'rope' });

@@ -94,6 +94,21 @@ val permutation_check_js(val options) {
     });
 }
 
+val attention_steps_js(val options) {
+    return guarded([&] {
+        std::set<std::string> keys = kForwardKeys;
+        keys.insert("scale");
+        Options in(options, "attentionSteps", keys);
+        AttentionSteps st = attention_steps(forward_options(in), parse_score_scale(in.string("scale", "sqrt_dk")));
+        val out = forward_result(st.forward);
+        out.set("dots", matrix(st.dots));
+        out.set("scores", matrix(st.scores));
+        out.set("weights", matrix(st.weights));
+        out.set("stepOutput", matrix(st.output));
+        return out;
+    });
+}
+
 std::vector<float> floats(const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); }
 
 val rope_check_js(val options) {
@@ -180,6 +195,7 @@ EMSCRIPTEN_BINDINGS(poslab) {
     emscripten::function("raw_tokenize", &tokenize_js);
     emscripten::function("raw_encoding", &encoding_js);
     emscripten::function("raw_permutationCheck", &permutation_check_js);
+    emscripten::function("raw_attentionSteps", &attention_steps_js);
     emscripten::function("raw_ropeCheck", &rope_check_js);
     emscripten::function("raw_shiftMatrix", &shift_matrix_js);
     emscripten::function("raw_similarity", &similarity_js);

@@ -103,6 +103,23 @@ export interface PermutationCheckResult {
   maxAbsDiff: number;
 }
 
+export interface AttentionStepsOptions extends ForwardOptions {
+  /** 'sqrt_dk' (default, the real formula); 'none' and 'dk' reproduce the usual mistakes. */
+  scale?: 'sqrt_dk' | 'none' | 'dk';
+}
+
+/** The hand calculation step by step (at most 256 tokens). */
+export interface AttentionStepsResult extends ForwardResult {
+  /** [H, S, S] q_i·k_j (after RoPE, before scaling). */
+  dots: Matrix;
+  /** [H, S, S] the scaled scores with ALiBi bias; -Infinity where masked. */
+  scores: Matrix;
+  /** [H, S, S] softmax of the scores (equals `attention` when scale is 'sqrt_dk'). */
+  weights: Matrix;
+  /** [S, D'] weights·V with this scale (equals `output` when scale is 'sqrt_dk'). */
+  stepOutput: Matrix;
+}
+
 export interface RopeCheckOptions {
   /** Width of q and k (even). Default 8. */
   dHead?: number;
@@ -149,6 +166,7 @@ export interface PositionLab {
   forward(options: ForwardOptions): ForwardResult;
   encoding(options: EncodingOptions): { encoding: Matrix };
   permutationCheck(options: PermutationCheckOptions): PermutationCheckResult;
+  attentionSteps(options: AttentionStepsOptions): AttentionStepsResult;
   ropeCheck(options: RopeCheckOptions): RopeCheckResult;
   /** M_k with PE_{pos+k} = M_k · PE_pos (sinusoidal). */
   shiftMatrix(options: { shift: number; dModel?: number; base?: number }): { matrix: Matrix };
@@ -168,3 +186,88 @@ export interface ModuleOptions {
 /** The module factory (a global in a classic script; module.exports in Node). */
 declare function createPositionLab(options?: ModuleOptions): Promise<PositionLab>;
 export default createPositionLab;
+
+// ---- Train short, test long (cpp/bindings/wasm/train_bindings.cpp) ----
+// To be merged into PositionLab: `export interface PositionLab extends PositionLabTraining`.
+//
+//   const run = new lab.ExtrapolationRun({ scheme: 'rope', seed: 1, steps: 400 });
+//   while (!run.done()) postMessage(run.step(10));   // cancel = stop calling step()
+//   const ev = run.evaluate();
+//   run.delete();                                     // frees the wasm memory; required
+//
+// Task "count and stop": a…a = b…b <eos> with n a's and n b's. Trained on
+// n = 1…trainMax, tested on every n = 1…testMax. Bad options throw an Error
+// (name 'PositionLabError', .code, .params) whose message names the option and
+// what it allows; unknown option names are errors too.
+
+export interface ExtrapolationOptions {
+  /** Default 'learned'. */
+  scheme?: PositionScheme;
+  /** Seeds the weights and the training batches. Default 1; 0…2^32-1. */
+  seed?: number;
+  /** Adam steps. Default 400; 1…20000. */
+  steps?: number;
+  /** Train on n = 1…trainMax. Default 16; 1…32. */
+  trainMax?: number;
+  /** Test n = 1…testMax. Default 48; trainMax+1…96. The learned table has 2·testMax+2 rows. */
+  testMax?: number;
+  /** Sequences per step. Default 32; 1…128. */
+  batch?: number;
+  /** Peak learning rate. Default 0.003; (0, 1]. */
+  lr?: number;
+  /** Linear warm-up steps, then linear decay to 0. Default steps/10 (40 of 400); 0…steps. */
+  warmup?: number;
+  /** Global gradient-norm clip. Default 1; (0, 1000]. */
+  clip?: number;
+  /** Default 32; 2…64 (even for sinusoidal). */
+  dModel?: number;
+  /** Default 4; 1…16, divides dModel (dModel/heads even for rope). */
+  heads?: number;
+  /** Default 2; 1…4. */
+  layers?: number;
+  /** ReLU MLP width. Default 128; 1…256. */
+  dMlp?: number;
+  /** Base of sinusoidal and RoPE frequencies. Default 10000; (1, 1e9]. */
+  base?: number;
+}
+
+export interface ExtrapolationProgress {
+  /** Steps done so far. */
+  step: number;
+  /** Steps in the run. */
+  steps: number;
+  done: boolean;
+  /** Training loss of each step this call ran (steps step-k … step-1). */
+  loss: Float32Array;
+}
+
+export interface ExtrapolationEvaluation {
+  /** Index n-1: 1 if every prediction from '=' on (n b's and <eos>) is right, else 0. */
+  exactMatch: Float32Array;
+  /** Largest N with exact match at every n ≤ N (0 if n = 1 fails). */
+  solvedUpTo: number;
+  /** Mean exact match over n = trainMax+1…testMax. */
+  meanExtrapolated: number;
+  trainMax: number;
+  testMax: number;
+  /** Steps trained when evaluated. */
+  step: number;
+}
+
+export interface ExtrapolationRun {
+  done(): boolean;
+  /** Runs up to `count` more steps (0…100000; fewer at the end). */
+  step(count: number): ExtrapolationProgress;
+  /** The loss of every step so far. */
+  losses(): Float32Array;
+  /** Exact match per n with the current weights (may be called at any time). */
+  evaluate(): ExtrapolationEvaluation;
+  /** The options in force, defaults filled in, plus learnedTableRows. */
+  options(): Required<ExtrapolationOptions> & { learnedTableRows: number };
+  /** Frees the run's wasm memory (Embind objects are not garbage-collected). */
+  delete(): void;
+}
+
+export interface PositionLabTraining {
+  ExtrapolationRun: new (options: ExtrapolationOptions) => ExtrapolationRun;
+}

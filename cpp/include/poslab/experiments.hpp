@@ -20,6 +20,22 @@ struct PermutationCheck {
 PermutationCheck permutation_check(const ForwardOptions& options,
                                    const std::vector<std::size_t>& permutation);
 
+// The hand calculation, step by step: what the student computes with pencil
+// and paper. `scale` reproduces the two usual mistakes (no scaling: 0.731 in
+// the 2-token example; dividing by d_k instead of √d_k: 0.622).
+enum class ScoreScale { sqrt_dk, none, dk };
+ScoreScale parse_score_scale(const std::string& name);  // "sqrt_dk", "none", "dk"
+
+struct AttentionSteps {
+    ForwardResult forward;           // the same pass through forward()
+    xt::xtensor<float, 3> dots;      // [H, S, S] q_i·k_j (after RoPE, before scaling)
+    xt::xtensor<float, 3> scores;    // [H, S, S] scaled, with ALiBi bias; -inf where masked
+    xt::xtensor<float, 3> weights;   // [H, S, S] softmax of the scores
+    xt::xtensor<float, 2> output;    // [S, D'] weights·V (then W^O for random weights)
+};
+// S is limited to 256 here: these are for looking at, not for speed.
+AttentionSteps attention_steps(const ForwardOptions& options, ScoreScale scale = ScoreScale::sqrt_dk);
+
 struct RopeCheck {
     double score = 0.0;          // ⟨R_m q, R_n k⟩
     double shifted_score = 0.0;  // ⟨R_{m+k} q, R_{n+k} k⟩
