@@ -1,0 +1,179 @@
+// "Train short, test long" for the page's Web Worker: a stateful run that is
+// trained in chunks, so the worker can post progress and stop between them.
+//
+//   const run = new lab.ExtrapolationRun({ scheme: 'rope', seed: 1, steps: 400 });
+//   while (!run.done()) { const p = run.step(10); postMessage(p); }
+//   const ev = run.evaluate();  // { exactMatch: Float32Array, solvedUpTo, meanExtrapolated, … }
+//   run.delete();
+//
+// A class cannot go through api.js's raw_* wrapper (it needs `new`), so its
+// errors are thrown here as a JS Error shaped like api.js's (name
+// PositionLabError, .code, .params). The Error is thrown only after every C++
+// temporary is gone, so nothing is left half-destroyed but one JS handle.
+#include <emscripten/bind.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include "convert.hpp"
+#include "poslab/errors.hpp"
+#include "poslab/train.hpp"
+
+namespace poslab::wasm {
+namespace {
+
+const std::set<std::string> kExtrapolationKeys = {"scheme", "seed",   "steps",  "trainMax", "testMax",
+                                                  "batch",  "lr",     "warmup", "clip",     "dModel",
+                                                  "heads",  "layers", "dMlp",   "base"};
+
+val error_value(const std::exception& e) {
+    val err = val::global("Error").new_(std::string(e.what()));
+    err.set("name", std::string("PositionLabError"));
+    const std::string code = error_code(e);
+    err.set("code", code.empty() ? std::string("error") : code);
+    val params = val::object();
+    for (const auto& [k, v] : error_params(e)) params.set(k, v);
+    err.set("params", params);
+    return err;
+}
+
+// Runs f; a C++ exception becomes a thrown JS Error.
+template <class F>
+auto or_throw(F&& f) -> decltype(f()) {
+    val error = val::undefined();
+    try {
+        return f();
+    } catch (const std::exception& e) {
+        error = error_value(e);
+    } catch (...) {
+        error = val::global("Error").new_(std::string("unexpected error in the Position Lab core"));
+    }
+    error.throw_();
+    __builtin_unreachable();
+}
+
+// Whole numbers are read as int64 (size_t is 32 bits in wasm) so that a
+// negative or huge value reaches the core's validate(), which names the range.
+std::int64_t whole(const Options& in, const char* key, std::int64_t fallback) {
+    if (!in.has(key)) return fallback;
+    const val v = in.get(key);
+    const bool is_number = v.typeOf().as<std::string>() == "number";
+    const double d = is_number ? v.as<double>() : 0.0;
+    if (!is_number || !std::isfinite(d) || d != std::floor(d) || std::abs(d) > 9007199254740991.0)
+        throw in.type_error(key, v, "a whole number");
+    return std::int64_t(d);
+}
+
+ExtrapolationOptions extrapolation_options(const val& js) {
+    const Options in(js, "ExtrapolationRun", kExtrapolationKeys);
+    ExtrapolationOptions o;
+    o.scheme = parse_position_scheme(in.string("scheme", to_string(o.scheme)));
+    o.seed = whole(in, "seed", o.seed);
+    o.steps = whole(in, "steps", o.steps);
+    o.train_max = whole(in, "trainMax", o.train_max);
+    o.test_max = whole(in, "testMax", o.test_max);
+    o.batch = whole(in, "batch", o.batch);
+    o.lr = in.number("lr", o.lr);
+    if (in.has("warmup")) o.warmup = whole(in, "warmup", 0);
+    o.clip = in.number("clip", o.clip);
+    o.d_model = whole(in, "dModel", o.d_model);
+    o.heads = whole(in, "heads", o.heads);
+    o.layers = whole(in, "layers", o.layers);
+    o.d_mlp = whole(in, "dMlp", o.d_mlp);
+    o.base = in.number("base", o.base);
+    validate(o);
+    return o;
+}
+
+val float_array(const std::vector<double>& values, std::size_t from = 0) {
+    const std::vector<float> f(values.begin() + std::ptrdiff_t(from), values.end());
+    return val::global("Float32Array").new_(emscripten::typed_memory_view(f.size(), f.data()));
+}
+
+class ExtrapolationRunJs {
+public:
+    explicit ExtrapolationRunJs(const ExtrapolationOptions& o) : run_(o) {}
+
+    static ExtrapolationRunJs* create(val options) {
+        return or_throw([&] { return new ExtrapolationRunJs(extrapolation_options(options)); });
+    }
+
+    bool done() const { return run_.done(); }
+
+    // {step, steps, done, loss: the losses of the steps just run}
+    val step(val count) {
+        return or_throw([&] {
+            const std::size_t n = Options::whole_value(count, "step(count): count", 100000.0);
+            const std::size_t first = run_.steps_done();
+            run_.step(n);
+            val out = val::object();
+            out.set("step", run_.steps_done());
+            out.set("steps", std::size_t(run_.options().steps));
+            out.set("done", run_.done());
+            out.set("loss", float_array(run_.losses(), first));
+            return out;
+        });
+    }
+
+    // Every loss so far, one per step.
+    val losses() const {
+        return or_throw([&] { return float_array(run_.losses()); });
+    }
+
+    // {exactMatch: Float32Array over n = 1…testMax, solvedUpTo, meanExtrapolated, trainMax, testMax, step}
+    val evaluate() const {
+        return or_throw([&] {
+            const ExtrapolationEvaluation ev = run_.evaluate();
+            val out = val::object();
+            out.set("exactMatch", float_array(ev.exact_match));
+            out.set("solvedUpTo", ev.solved_up_to);
+            out.set("meanExtrapolated", ev.mean_extrapolated);
+            out.set("trainMax", std::size_t(run_.options().train_max));
+            out.set("testMax", std::size_t(run_.options().test_max));
+            out.set("step", run_.steps_done());
+            return out;
+        });
+    }
+
+    // The options in force, defaults filled in.
+    val options() const {
+        return or_throw([&] {
+            const ExtrapolationOptions& o = run_.options();
+            val out = val::object();
+            out.set("scheme", to_string(o.scheme));
+            out.set("seed", double(o.seed));
+            out.set("steps", double(o.steps));
+            out.set("trainMax", double(o.train_max));
+            out.set("testMax", double(o.test_max));
+            out.set("batch", double(o.batch));
+            out.set("lr", o.lr);
+            out.set("warmup", double(warmup_steps(o)));
+            out.set("clip", o.clip);
+            out.set("dModel", double(o.d_model));
+            out.set("heads", double(o.heads));
+            out.set("layers", double(o.layers));
+            out.set("dMlp", double(o.d_mlp));
+            out.set("base", o.base);
+            out.set("learnedTableRows", double(learned_table_rows(o)));
+            return out;
+        });
+    }
+
+private:
+    ExtrapolationRun run_;
+};
+
+}  // namespace
+}  // namespace poslab::wasm
+
+EMSCRIPTEN_BINDINGS(poslab_train) {
+    using poslab::wasm::ExtrapolationRunJs;
+    emscripten::class_<ExtrapolationRunJs>("ExtrapolationRun")
+        .constructor(&ExtrapolationRunJs::create, emscripten::allow_raw_pointers())
+        .function("done", &ExtrapolationRunJs::done)
+        .function("step", &ExtrapolationRunJs::step)
+        .function("losses", &ExtrapolationRunJs::losses)
+        .function("evaluate", &ExtrapolationRunJs::evaluate)
+        .function("options", &ExtrapolationRunJs::options);
+}
