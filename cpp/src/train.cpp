@@ -111,34 +111,27 @@ std::size_t learned_table_rows(const ExtrapolationOptions& options) {
 
 TokenBatch count_task_sequence(std::size_t n) {
     TokenBatch b;
-    b.batch = 1;
-    b.length = 2 * n + 1;
+    b.lengths = {2 * n + 1};
     std::vector<int> seq(2 * n + 2, kTokenA);
     seq[n] = kTokenEquals;
     for (std::size_t i = n + 1; i <= 2 * n; ++i) seq[i] = kTokenB;
     seq[2 * n + 1] = kTokenEos;
     b.tokens.assign(seq.begin(), seq.end() - 1);
     b.targets.assign(seq.begin() + 1, seq.end());
-    b.weights.assign(b.length, 0.0f);
+    b.weights.assign(2 * n + 1, 0.0f);
     for (std::size_t s = n; s <= 2 * n; ++s) b.weights[s] = 1.0f;
     return b;
 }
 
 TokenBatch count_task_batch(std::size_t batch, std::size_t train_max, Rng& rng) {
-    std::vector<std::size_t> ns(batch);
-    for (auto& n : ns) n = 1 + std::size_t(rng.next_u64() % train_max);
-    const std::size_t length = 2 * *std::max_element(ns.begin(), ns.end()) + 1;
     TokenBatch b;
-    b.batch = batch;
-    b.length = length;
-    b.tokens.assign(batch * length, kTokenPad);
-    b.targets.assign(batch * length, kTokenPad);
-    b.weights.assign(batch * length, 0.0f);
     for (std::size_t i = 0; i < batch; ++i) {
-        const TokenBatch one = count_task_sequence(ns[i]);
-        std::copy(one.tokens.begin(), one.tokens.end(), b.tokens.begin() + i * length);
-        std::copy(one.targets.begin(), one.targets.end(), b.targets.begin() + i * length);
-        std::copy(one.weights.begin(), one.weights.end(), b.weights.begin() + i * length);
+        const std::size_t n = 1 + std::size_t(rng.next_u64() % train_max);
+        const TokenBatch one = count_task_sequence(n);
+        b.lengths.push_back(one.lengths[0]);
+        b.tokens.insert(b.tokens.end(), one.tokens.begin(), one.tokens.end());
+        b.targets.insert(b.targets.end(), one.targets.begin(), one.targets.end());
+        b.weights.insert(b.weights.end(), one.weights.begin(), one.weights.end());
     }
     return b;
 }

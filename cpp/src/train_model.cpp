@@ -1,6 +1,6 @@
 // The tiny Transformer's forward and backward pass (see tiny_transformer.hpp).
-// Activations are [N, width] row-major with N = B·S rows, row b·S + s being
-// position s of sequence b. Linear layers are X·W with W [in, out].
+// Activations are [N, width] row-major, one row per token of the packed
+// sequences (see TokenBatch). Linear layers are X·W with W [in, out].
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -83,9 +83,14 @@ template <class T>
 void linear_backward(const std::vector<T>& x, const T* w, const std::vector<T>& dy, std::size_t n,
                      std::size_t in, std::size_t out, T* dw, T* db, std::vector<T>& dx,
                      std::vector<T>& scratch) {
+    // xᵀ·dy as a plain matmul of the transposed x: the shared kernel is far
+    // faster than a rank-1 update per row.
+    scratch.resize(in * n);
+    transpose(x.data(), n, in, in, scratch.data());
+    std::vector<T> dw_batch(in * out);
+    matmul(scratch.data(), dy.data(), dw_batch.data(), in, n, out);
+    for (std::size_t i = 0; i < in * out; ++i) dw[i] += dw_batch[i];
     scratch.resize(in * out);
-    gemm_tn(in, n, out, x.data(), in, dy.data(), out, scratch.data(), out);
-    for (std::size_t i = 0; i < in * out; ++i) dw[i] += scratch[i];
     for (std::size_t r = 0; r < n; ++r)
         for (std::size_t j = 0; j < out; ++j) db[j] += dy[r * out + j];
     transpose(w, in, out, out, scratch.data());  // Wᵀ [out, in]
@@ -264,17 +269,22 @@ void TinyTransformer<T>::initialize(std::uint64_t seed) {
 }
 
 template <class T>
-void TinyTransformer<T>::check_batch(const TokenBatch& b) const {
-    const std::size_t n = b.batch * b.length;
-    if (b.batch == 0 || b.length == 0)
-        throw std::invalid_argument("a batch needs at least one sequence of at least one token");
-    if (b.length > config_.max_positions)
-        throw std::out_of_range("sequence length " + std::to_string(b.length) +
-                                " exceeds the model's max_positions " +
-                                std::to_string(config_.max_positions));
+void TinyTransformer<T>::check_batch(const TokenBatch& b) {
+    if (b.lengths.empty())
+        throw std::invalid_argument("a batch needs at least one sequence");
+    positions_.clear();
+    for (std::size_t len : b.lengths) {
+        if (len == 0) throw std::invalid_argument("a sequence in the batch is empty");
+        if (len > config_.max_positions)
+            throw std::out_of_range("sequence length " + std::to_string(len) +
+                                    " exceeds the model's max_positions " +
+                                    std::to_string(config_.max_positions));
+        for (std::size_t s = 0; s < len; ++s) positions_.push_back(s);
+    }
+    const std::size_t n = positions_.size();
     if (b.tokens.size() != n || b.targets.size() != n || b.weights.size() != n)
-        throw std::invalid_argument("tokens, targets and weights must each hold batch*length = " +
-                                    std::to_string(n) + " values");
+        throw std::invalid_argument(
+            "tokens, targets and weights must each hold one value per row: " + std::to_string(n));
     for (std::size_t i = 0; i < n; ++i) {
         if (b.tokens[i] < 0 || std::size_t(b.tokens[i]) >= config_.vocab ||
             b.targets[i] < 0 || std::size_t(b.targets[i]) >= config_.vocab)
@@ -285,41 +295,43 @@ void TinyTransformer<T>::check_batch(const TokenBatch& b) const {
 // Rotates (or, with inverse, rotates back) each interleaved pair of every
 // head of the Q and K parts of qkv [N, 3D] by its position's angle.
 template <class T>
-void TinyTransformer<T>::rotate(std::vector<T>& qkv, std::size_t batch, std::size_t length,
-                                bool inverse) const {
+void TinyTransformer<T>::rotate(std::vector<T>& qkv, bool inverse) const {
     const std::size_t D = config_.d_model, half = d_head_ / 2;
-    for (std::size_t b = 0; b < batch; ++b)
-        for (std::size_t s = 0; s < length; ++s) {
-            T* row = qkv.data() + (b * length + s) * 3 * D;
-            const T* cs = rope_cos_.data() + s * half;
-            const T* sn = rope_sin_.data() + s * half;
-            for (std::size_t part = 0; part < 2; ++part)  // Q, then K
-                for (std::size_t h = 0; h < config_.heads; ++h) {
-                    T* v = row + part * D + h * d_head_;
-                    for (std::size_t i = 0; i < half; ++i) {
-                        const T c = cs[i], si = inverse ? -sn[i] : sn[i];
-                        const T x0 = v[2 * i], x1 = v[2 * i + 1];
-                        v[2 * i] = x0 * c - x1 * si;
-                        v[2 * i + 1] = x0 * si + x1 * c;
-                    }
+    for (std::size_t r = 0; r < positions_.size(); ++r) {
+        T* row = qkv.data() + r * 3 * D;
+        const T* cs = rope_cos_.data() + positions_[r] * half;
+        const T* sn = rope_sin_.data() + positions_[r] * half;
+        for (std::size_t part = 0; part < 2; ++part)  // Q, then K
+            for (std::size_t h = 0; h < config_.heads; ++h) {
+                T* v = row + part * D + h * d_head_;
+                for (std::size_t i = 0; i < half; ++i) {
+                    const T c = cs[i], si = inverse ? -sn[i] : sn[i];
+                    const T x0 = v[2 * i], x1 = v[2 * i + 1];
+                    v[2 * i] = x0 * c - x1 * si;
+                    v[2 * i + 1] = x0 * si + x1 * c;
                 }
-        }
+            }
+    }
 }
 
 template <class T>
-void TinyTransformer<T>::attention_forward(std::size_t batch, std::size_t S, LayerActivations& act) {
+void TinyTransformer<T>::attention_forward(const TokenBatch& batch, LayerActivations& act) {
     const std::size_t D = config_.d_model, H = config_.heads, dh = d_head_;
     const T scale = T(1) / std::sqrt(T(dh));
-    act.probs.resize(batch * H * S * S);
-    act.ctx.resize(batch * S * D);
-    std::vector<T> kt(dh * S);
-    for (std::size_t b = 0; b < batch; ++b) {
-        const T* base = act.qkv.data() + b * S * 3 * D;
-        for (std::size_t h = 0; h < H; ++h) {
+    std::size_t prob_size = 0;
+    for (std::size_t S : batch.lengths) prob_size += H * S * S;
+    act.probs.resize(prob_size);
+    act.ctx.resize(positions_.size() * D);
+    std::vector<T> kt;
+    std::size_t row0 = 0;
+    T* p = act.probs.data();
+    for (std::size_t S : batch.lengths) {
+        const T* base = act.qkv.data() + row0 * 3 * D;
+        kt.resize(dh * S);
+        for (std::size_t h = 0; h < H; ++h, p += S * S) {
             const T* q = base + h * dh;
             const T* k = base + D + h * dh;
             const T* v = base + 2 * D + h * dh;
-            T* p = act.probs.data() + (b * H + h) * S * S;
             transpose(k, S, dh, 3 * D, kt.data());
             gemm_nn(S, dh, S, q, 3 * D, kt.data(), S, p, S);
             for (std::size_t i = 0; i < S; ++i) {
@@ -339,28 +351,31 @@ void TinyTransformer<T>::attention_forward(std::size_t batch, std::size_t S, Lay
                 for (std::size_t j = 0; j <= i; ++j) row[j] *= inv;
                 for (std::size_t j = i + 1; j < S; ++j) row[j] = T(0);  // causal mask
             }
-            gemm_nn(S, S, dh, p, S, v, 3 * D, act.ctx.data() + b * S * D + h * dh, D);
+            gemm_nn(S, S, dh, p, S, v, 3 * D, act.ctx.data() + row0 * D + h * dh, D);
         }
+        row0 += S;
     }
 }
 
 template <class T>
-void TinyTransformer<T>::attention_backward(std::size_t batch, std::size_t S,
-                                            const LayerActivations& act,
+void TinyTransformer<T>::attention_backward(const TokenBatch& batch, const LayerActivations& act,
                                             const std::vector<T>& dctx, std::vector<T>& dqkv) {
     const std::size_t D = config_.d_model, H = config_.heads, dh = d_head_;
     const T scale = T(1) / std::sqrt(T(dh));
-    dqkv.resize(batch * S * 3 * D);
-    std::vector<T> vt(dh * S), dp(S * S);
-    for (std::size_t b = 0; b < batch; ++b) {
-        const T* base = act.qkv.data() + b * S * 3 * D;
-        T* dbase = dqkv.data() + b * S * 3 * D;
-        const T* dc = dctx.data() + b * S * D;
-        for (std::size_t h = 0; h < H; ++h) {
+    dqkv.resize(positions_.size() * 3 * D);
+    std::vector<T> vt, dp;
+    std::size_t row0 = 0;
+    const T* p = act.probs.data();
+    for (std::size_t S : batch.lengths) {
+        const T* base = act.qkv.data() + row0 * 3 * D;
+        T* dbase = dqkv.data() + row0 * 3 * D;
+        const T* dc = dctx.data() + row0 * D;
+        vt.resize(dh * S);
+        dp.resize(S * S);
+        for (std::size_t h = 0; h < H; ++h, p += S * S) {
             const T* q = base + h * dh;
             const T* k = base + D + h * dh;
             const T* v = base + 2 * D + h * dh;
-            const T* p = act.probs.data() + (b * H + h) * S * S;
             const T* dch = dc + h * dh;
             // dP = dctx·Vᵀ, dV = Pᵀ·dctx
             transpose(v, S, dh, 3 * D, vt.data());
@@ -379,6 +394,7 @@ void TinyTransformer<T>::attention_backward(std::size_t batch, std::size_t S,
             gemm_nn(S, S, dh, dp.data(), S, k, 3 * D, dbase + h * dh, 3 * D);
             gemm_tn(S, S, dh, dp.data(), S, q, 3 * D, dbase + D + h * dh, 3 * D);
         }
+        row0 += S;
     }
 }
 
@@ -386,13 +402,12 @@ template <class T>
 T TinyTransformer<T>::forward(const TokenBatch& batch) {
     check_batch(batch);
     const auto& c = config_;
-    const std::size_t B = batch.batch, S = batch.length, N = B * S, D = c.d_model, F = c.d_mlp,
-                      V = c.vocab;
+    const std::size_t N = positions_.size(), D = c.d_model, F = c.d_mlp, V = c.vocab;
     const T* w = params_.data();
 
     std::vector<T> x(N * D), tmp;
     for (std::size_t r = 0; r < N; ++r) {
-        const std::size_t s = r % S;
+        const std::size_t s = positions_[r];
         const T* e = w + tok_emb_ + std::size_t(batch.tokens[r]) * D;
         for (std::size_t j = 0; j < D; ++j) {
             T value = e[j];
@@ -406,8 +421,8 @@ T TinyTransformer<T>::forward(const TokenBatch& batch) {
         LayerActivations& act = acts_[l];
         layer_norm(x, w + o.ln1_g, w + o.ln1_b, N, D, act.xhat1, act.rstd1, act.h1);
         linear(act.h1, w + o.w_qkv, w + o.b_qkv, N, D, 3 * D, act.qkv);
-        if (c.scheme == PositionScheme::rope) rotate(act.qkv, B, S, false);
-        attention_forward(B, S, act);
+        if (c.scheme == PositionScheme::rope) rotate(act.qkv, false);
+        attention_forward(batch, act);
         linear(act.ctx, w + o.w_o, w + o.b_o, N, D, D, tmp);
         for (std::size_t i = 0; i < N * D; ++i) x[i] += tmp[i];
         layer_norm(x, w + o.ln2_g, w + o.ln2_b, N, D, act.xhat2, act.rstd2, act.h2);
@@ -445,8 +460,7 @@ T TinyTransformer<T>::forward(const TokenBatch& batch) {
 template <class T>
 void TinyTransformer<T>::backward(const TokenBatch& batch, std::vector<T>& grad) {
     const auto& c = config_;
-    const std::size_t B = batch.batch, S = batch.length, N = B * S, D = c.d_model, F = c.d_mlp,
-                      V = c.vocab;
+    const std::size_t N = positions_.size(), D = c.d_model, F = c.d_mlp, V = c.vocab;
     const T* w = params_.data();
     grad.assign(params_.size(), T(0));
     T* g = grad.data();
@@ -475,15 +489,15 @@ void TinyTransformer<T>::backward(const TokenBatch& batch, std::vector<T>& grad)
                             dx);
         // x += Attention(LN1(x))·Wo + bo
         linear_backward(act.ctx, w + o.w_o, dx, N, D, D, g + o.w_o, g + o.b_o, dctx, scratch);
-        attention_backward(B, S, act, dctx, dqkv);
-        if (c.scheme == PositionScheme::rope) rotate(dqkv, B, S, true);
+        attention_backward(batch, act, dctx, dqkv);
+        if (c.scheme == PositionScheme::rope) rotate(dqkv, true);
         linear_backward(act.h1, w + o.w_qkv, dqkv, N, D, 3 * D, g + o.w_qkv, g + o.b_qkv, dh,
                         scratch);
         layer_norm_backward(dh, act.xhat1, act.rstd1, w + o.ln1_g, N, D, g + o.ln1_g, g + o.ln1_b,
                             dx);
     }
     for (std::size_t r = 0; r < N; ++r) {
-        const std::size_t s = r % S;
+        const std::size_t s = positions_[r];
         T* ge = g + tok_emb_ + std::size_t(batch.tokens[r]) * D;
         for (std::size_t j = 0; j < D; ++j) ge[j] += dx[r * D + j];
         if (c.scheme == PositionScheme::learned)

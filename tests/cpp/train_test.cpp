@@ -142,23 +142,19 @@ std::vector<std::vector<double>> reference_logits(const TinyTransformer<double>&
     return dense(hf, group(m, "w_out"), group(m, "b_out"), D, c.vocab);
 }
 
-// Three sequences (n = 4, 1, 2) padded to the longest, 9 positions.
+// Three sequences (n = 4, 1, 2) packed back to back: 9 + 3 + 5 rows.
 TokenBatch test_batch() {
-    const std::size_t ns[] = {4, 1, 2};
     TokenBatch b;
-    b.batch = 3;
-    b.length = 9;
-    for (std::size_t n : ns) {
-        TokenBatch one = count_task_sequence(n);
-        one.tokens.resize(9, kTokenPad);
-        one.targets.resize(9, kTokenPad);
-        one.weights.resize(9, 0.0f);
+    for (std::size_t n : {4, 1, 2}) {
+        const TokenBatch one = count_task_sequence(n);
+        b.lengths.push_back(one.lengths[0]);
         b.tokens.insert(b.tokens.end(), one.tokens.begin(), one.tokens.end());
         b.targets.insert(b.targets.end(), one.targets.begin(), one.targets.end());
         b.weights.insert(b.weights.end(), one.weights.begin(), one.weights.end());
     }
     return b;
 }
+const std::size_t kTestStarts[] = {0, 9, 12};
 
 class PerScheme : public ::testing::TestWithParam<PositionScheme> {};
 
@@ -167,14 +163,16 @@ TEST_P(PerScheme, ForwardMatchesPlainReimplementation) {
     randomize(model, 7);
     const TokenBatch batch = test_batch();
     const std::vector<double> logits = model.logits(batch);
-    const std::size_t lengths[] = {9, 3, 5};  // 2n+1: the rest is padding
+    ASSERT_EQ(logits.size(), 17u * 5u);
     for (std::size_t b = 0; b < 3; ++b) {
-        const std::vector<int> tokens(batch.tokens.begin() + b * 9,
-                                      batch.tokens.begin() + b * 9 + lengths[b]);
+        const std::size_t start = kTestStarts[b], length = batch.lengths[b];
+        // Each sequence alone: nothing may leak across from its neighbours.
+        const std::vector<int> tokens(batch.tokens.begin() + start,
+                                      batch.tokens.begin() + start + length);
         const auto expected = reference_logits(model, tokens);
-        for (std::size_t s = 0; s < lengths[b]; ++s)
+        for (std::size_t s = 0; s < length; ++s)
             for (std::size_t v = 0; v < 5; ++v)
-                EXPECT_NEAR(logits[(b * 9 + s) * 5 + v], expected[s][v], 1e-12)
+                EXPECT_NEAR(logits[(start + s) * 5 + v], expected[s][v], 1e-12)
                     << "sequence " << b << " position " << s;
     }
 }
@@ -189,7 +187,7 @@ TEST_P(PerScheme, LossIsMeanCrossEntropyFromEqualsOn) {
     const std::size_t ns[] = {4, 1, 2};
     for (std::size_t b = 0; b < 3; ++b)
         for (std::size_t s = ns[b]; s <= 2 * ns[b]; ++s) {  // '=' … last b
-            const double* z = logits.data() + (b * 9 + s) * 5;
+            const double* z = logits.data() + (kTestStarts[b] + s) * 5;
             double sum = 0;
             for (int v = 0; v < 5; ++v) sum += std::exp(z[v]);
             const int target = s == 2 * ns[b] ? kTokenEos : kTokenB;
@@ -238,7 +236,7 @@ TEST(TinyTransformer, LearnedTableRowsPastTheBatchGetNoGradient) {
     TinyTransformer<double> model(small_config(PositionScheme::learned));
     randomize(model, 3);
     std::vector<double> grad;
-    model.loss_and_gradient(test_batch(), grad);  // 9 positions of 12
+    model.loss_and_gradient(test_batch(), grad);  // positions 0 … 8 of 12
     const auto& table = model.groups()[1];
     ASSERT_EQ(table.name, "position_table");
     ASSERT_EQ(table.size, 12u * 8u);
@@ -344,33 +342,35 @@ TEST(TinyTransformer, RejectsBadConfigAndBatch) {
 
 TEST(CountTask, SequenceByHand) {
     const TokenBatch b = count_task_sequence(3);  // a a a = b b b <eos>
-    EXPECT_EQ(b.length, 7u);
+    EXPECT_EQ(b.lengths, (std::vector<std::size_t>{7}));
     EXPECT_EQ(b.tokens, (std::vector<int>{1, 1, 1, 3, 2, 2, 2}));
     EXPECT_EQ(b.targets, (std::vector<int>{1, 1, 3, 2, 2, 2, 4}));
     EXPECT_EQ(b.weights, (std::vector<float>{0, 0, 0, 1, 1, 1, 1}));
 }
 
-TEST(CountTask, BatchDrawsEveryTrainedLengthAndPads) {
+TEST(CountTask, BatchDrawsEveryTrainedLengthPacked) {
     Rng rng(42);
     std::vector<int> seen(17, 0);
     for (int rep = 0; rep < 50; ++rep) {
         const TokenBatch b = count_task_batch(32, 16, rng);
-        std::size_t longest = 0;
-        for (std::size_t i = 0; i < 32; ++i) {
-            // n = number of a's before '='.
-            std::size_t n = 0;
-            while (b.tokens[i * b.length + n] == kTokenA) ++n;
+        ASSERT_EQ(b.lengths.size(), 32u);
+        std::size_t start = 0;
+        for (std::size_t len : b.lengths) {
+            ASSERT_EQ(len % 2, 1u);
+            const std::size_t n = (len - 1) / 2;
             ASSERT_GE(n, 1u);
             ASSERT_LE(n, 16u);
             ++seen[n];
-            longest = std::max(longest, 2 * n + 1);
-            float w = 0;
-            for (std::size_t s = 0; s < b.length; ++s) w += b.weights[i * b.length + s];
-            EXPECT_EQ(w, float(n + 1));
-            for (std::size_t s = 2 * n + 1; s < b.length; ++s)
-                EXPECT_EQ(b.tokens[i * b.length + s], kTokenPad);
+            // The sequence is exactly count_task_sequence(n), in place.
+            const TokenBatch one = count_task_sequence(n);
+            for (std::size_t s = 0; s < len; ++s) {
+                ASSERT_EQ(b.tokens[start + s], one.tokens[s]);
+                ASSERT_EQ(b.targets[start + s], one.targets[s]);
+                ASSERT_EQ(b.weights[start + s], one.weights[s]);
+            }
+            start += len;
         }
-        EXPECT_EQ(b.length, longest);
+        EXPECT_EQ(start, b.tokens.size());
     }
     for (int n = 1; n <= 16; ++n) EXPECT_GT(seen[n], 50) << n;  // 1600 draws, 100 expected each
 }

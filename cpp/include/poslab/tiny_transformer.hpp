@@ -25,11 +25,12 @@ struct TinyTransformerConfig {
     double base = 1e4;  // of sinusoidal and RoPE frequencies
 };
 
-// B sequences of `length` positions, row-major [B, length]. The loss is the
-// mean cross entropy over the positions whose weight is 1 (weights are 0 or 1).
+// Sequences packed back to back, without padding: rows [start_b, start_b +
+// lengths[b]) are sequence b, positions 0 … lengths[b]-1. Attention never
+// crosses from one sequence into another. The loss is the mean cross entropy
+// over the rows whose weight is 1 (weights are 0 or 1).
 struct TokenBatch {
-    std::size_t batch = 0;
-    std::size_t length = 0;
+    std::vector<std::size_t> lengths;
     std::vector<int> tokens;
     std::vector<int> targets;
     std::vector<float> weights;
@@ -68,7 +69,7 @@ public:
     T loss(const TokenBatch& batch);
     // The same loss, and its gradient in `gradient` (resized to parameters().size()).
     T loss_and_gradient(const TokenBatch& batch, std::vector<T>& gradient);
-    // [B*length, vocab] logits.
+    // [rows, vocab] logits.
     std::vector<T> logits(const TokenBatch& batch);
 
 private:
@@ -80,13 +81,13 @@ private:
         std::vector<T> xhat1, rstd1, h1, qkv, probs, ctx, xhat2, rstd2, h2, u, a;
     };
 
-    void check_batch(const TokenBatch& batch) const;
+    void check_batch(const TokenBatch& batch);  // and sets positions_
     T forward(const TokenBatch& batch);  // fills activations and logits_
     void backward(const TokenBatch& batch, std::vector<T>& gradient);
-    void attention_forward(std::size_t batch, std::size_t length, LayerActivations& act);
-    void attention_backward(std::size_t batch, std::size_t length, const LayerActivations& act,
+    void attention_forward(const TokenBatch& batch, LayerActivations& act);
+    void attention_backward(const TokenBatch& batch, const LayerActivations& act,
                             const std::vector<T>& dctx, std::vector<T>& dqkv);
-    void rotate(std::vector<T>& qkv, std::size_t batch, std::size_t length, bool inverse) const;
+    void rotate(std::vector<T>& qkv, bool inverse) const;
 
     TinyTransformerConfig config_;
     std::size_t d_head_;
@@ -99,6 +100,7 @@ private:
     std::vector<T> slopes_;            // [heads] for ALiBi
 
     // Forward state kept for backward.
+    std::vector<std::size_t> positions_;  // [rows]: each row's position in its sequence
     std::vector<LayerActivations> acts_;
     std::vector<T> xhatf_, rstdf_, hf_, logits_, probs_out_;
     T weight_sum_ = 0;

@@ -55,9 +55,8 @@ std::size_t learned_table_rows(const ExtrapolationOptions& options);
 // One sequence of the task: tokens[0 … 2n+1], its inputs are tokens[0 … 2n]
 // and targets tokens[1 … 2n+1]; weight 1 from the '=' (position n) on.
 TokenBatch count_task_sequence(std::size_t n);
-// B sequences with n drawn uniformly from 1 … train_max by rng, padded to the
-// longest (pad positions have weight 0 and, being later, are masked off from
-// every real position by causality).
+// B sequences with n drawn uniformly from 1 … train_max by rng, packed back to
+// back (no padding: each costs only its own 2n+1 rows).
 TokenBatch count_task_batch(std::size_t batch, std::size_t train_max, Rng& rng);
 
 // The warm-up actually used: options.warmup, or steps/10 when unset.
