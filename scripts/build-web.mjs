@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// Writes the static site into dist/ (scripts/build.sh has already copied
+// dist/poslab.js and dist/poslab.d.ts there):
+//   index.html, app.js (the page, IIFE), worker.js (the Web Worker, IIFE),
+//   style.css, katex/ (CSS + fonts, local).
+// The exercises (exercises/*.yaml) are validated against
+// exercises/exercise.schema.json and embedded in app.js, so the page needs no
+// fetch() and works from file://. A bad exercise file stops the build with a
+// message naming the file and the field.
+import { build } from 'esbuild';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadExercises } from '../web/js/exercise-loader.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const web = join(root, 'web');
+
+function fail(message) {
+  console.error(`build-web: ${message}`);
+  process.exit(1);
+}
+
+mkdirSync(dist, { recursive: true });
+
+let exercises;
+try {
+  exercises = loadExercises(join(root, 'exercises'));
+} catch (e) {
+  fail(e.message);
+}
+
+const i18n = {};
+for (const lang of ['ja', 'en']) {
+  const file = join(web, 'i18n', `${lang}.json`);
+  try {
+    i18n[lang] = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    fail(`web/i18n/${lang}.json: ${e.message}`);
+  }
+}
+// Every key must exist in both languages: a missing string would show a raw key.
+const missing = [];
+for (const [a, b] of [['ja', 'en'], ['en', 'ja']]) {
+  for (const key of Object.keys(i18n[a])) if (!(key in i18n[b])) missing.push(`${b}.json lacks "${key}"`);
+}
+if (missing.length) fail(`web/i18n: ${missing.join('; ')}`);
+
+const common = {
+  bundle: true,
+  format: 'iife',
+  target: ['chrome100', 'firefox100', 'safari15'],
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+};
+
+try {
+  await build({
+    ...common,
+    entryPoints: [join(web, 'js', 'main.js')],
+    outfile: join(dist, 'app.js'),
+    define: {
+      __EXERCISES__: JSON.stringify(exercises),
+      __I18N__: JSON.stringify(i18n),
+    },
+  });
+  await build({
+    ...common,
+    entryPoints: [join(web, 'js', 'worker.js')],
+    outfile: join(dist, 'worker.js'),
+  });
+} catch (e) {
+  fail(`esbuild: ${e.message}`);
+}
+
+// The page shell's few words come from the i18n files too ({{t:key}}, Japanese).
+const shell = readFileSync(join(web, 'index.html'), 'utf8').replace(/\{\{t:([\w.]+)\}\}/g, (m, key) => {
+  if (!(key in i18n.ja)) fail(`web/index.html: no string "${key}" in web/i18n/ja.json`);
+  return i18n.ja[key];
+});
+writeFileSync(join(dist, 'index.html'), shell);
+cpSync(join(web, 'css', 'style.css'), join(dist, 'style.css'));
+
+const katexDist = join(root, 'node_modules', 'katex', 'dist');
+if (!existsSync(katexDist)) fail('node_modules/katex is missing: run npm ci');
+mkdirSync(join(dist, 'katex', 'fonts'), { recursive: true });
+cpSync(join(katexDist, 'katex.min.css'), join(dist, 'katex', 'katex.min.css'));
+for (const f of readdirSync(join(katexDist, 'fonts'))) {
+  if (f.endsWith('.woff2') || f.endsWith('.woff') || f.endsWith('.ttf')) {
+    cpSync(join(katexDist, 'fonts', f), join(dist, 'katex', 'fonts', f));
+  }
+}
+
+if (!existsSync(join(dist, 'poslab.js'))) {
+  console.warn('build-web: dist/poslab.js is missing (scripts/build.sh copies it); the page will say the core failed to load');
+}
+writeFileSync(join(dist, 'exercises.json'), JSON.stringify(exercises, null, 1));
+console.log(`build-web: dist/ written (${exercises.length} exercises)`);

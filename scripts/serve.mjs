@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+// A small static server for dist/ on 127.0.0.1. PORT overrides 8080; PORT=0
+// picks a free port. Also importable: `const { server, url } = await serve({ port: 0 })`.
+import { createServer } from 'node:http';
+import { createReadStream, statSync } from 'node:fs';
+import { extname, join, normalize, resolve, sep, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const types = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.ts': 'text/plain; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+export function serve({ root, port = 8080, host = '127.0.0.1' } = {}) {
+  const base = resolve(root ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'dist'));
+  const server = createServer((req, res) => {
+    let path;
+    try {
+      path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    } catch {
+      res.writeHead(400).end('bad request');
+      return;
+    }
+    if (path.endsWith('/')) path += 'index.html';
+    const file = normalize(join(base, path));
+    if (file !== base && !file.startsWith(base + sep)) {
+      res.writeHead(403).end('forbidden');
+      return;
+    }
+    let st;
+    try {
+      st = statSync(file);
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    if (!st.isFile()) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': types[extname(file)] ?? 'application/octet-stream',
+      'content-length': st.size,
+      'cache-control': 'no-cache',
+    });
+    if (req.method === 'HEAD') res.end();
+    else createReadStream(file).pipe(res);
+  });
+  return new Promise((ok, fail) => {
+    server.once('error', fail);
+    server.listen(port, host, () => {
+      const { port: actual } = server.address();
+      ok({ server, url: `http://${host}:${actual}/` });
+    });
+  });
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const port = process.env.PORT !== undefined ? Number(process.env.PORT) : 8080;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`serve: PORT must be an integer 0…65535, got "${process.env.PORT}"`);
+    process.exit(2);
+  }
+  serve({ port }).then(
+    ({ url }) => console.log(`Position Lab: ${url}`),
+    (e) => {
+      console.error(`serve: ${e.message}`);
+      process.exit(1);
+    },
+  );
+}

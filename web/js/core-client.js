@@ -1,0 +1,93 @@
+// The page's handle on the core. Prefers a Web Worker; when the browser
+// refuses one (Chromium does for pages opened from file://) or it fails to
+// start, runs the same calls on the main thread (the lab's shapes are small
+// enough). Every call returns a Promise; a core error arrives as an Error
+// with .code and .params (the page translates known codes).
+import { dispatch, errorRecord } from './core-dispatch.js';
+
+export class CoreError extends Error {
+  constructor(record) {
+    super(record.message);
+    this.name = 'CoreError';
+    this.code = record.code;
+    this.params = record.params || {};
+  }
+}
+
+function startWorker(timeoutMs) {
+  return new Promise((resolve, reject) => {
+    let worker;
+    try {
+      if (typeof Worker === 'undefined' || location.protocol === 'file:') throw new Error('no worker here');
+      worker = new Worker('worker.js');
+    } catch (e) {
+      reject(e);
+      return;
+    }
+    const timer = setTimeout(() => {
+      worker.terminate();
+      reject(new Error('worker did not start'));
+    }, timeoutMs);
+    worker.onerror = (e) => {
+      clearTimeout(timer);
+      e.preventDefault?.();
+      worker.terminate();
+      reject(new Error('worker failed'));
+    };
+    worker.onmessage = (event) => {
+      clearTimeout(timer);
+      if (event.data.ok) resolve({ worker, info: event.data.result });
+      else {
+        worker.terminate();
+        reject(new CoreError(event.data.error));
+      }
+    };
+    worker.postMessage({ id: 0, request: { method: 'init' } });
+  });
+}
+
+export async function createCore() {
+  try {
+    const { worker, info } = await startWorker(15000);
+    let next = 1;
+    const pending = new Map();
+    worker.onmessage = (event) => {
+      const { id, ok, result, error } = event.data;
+      const p = pending.get(id);
+      if (!p) return;
+      pending.delete(id);
+      ok ? p.resolve(result) : p.reject(new CoreError(error));
+    };
+    worker.onerror = null;
+    const request = (req) =>
+      new Promise((resolve, reject) => {
+        const id = next++;
+        pending.set(id, { resolve, reject });
+        worker.postMessage({ id, request: req });
+      });
+    return makeCore('worker', info, request);
+  } catch {
+    // Fall through to the main thread.
+  }
+  if (typeof createPositionLab !== 'function') throw new Error('poslab.js did not load');
+  const lab = await createPositionLab();
+  const request = async (req) => {
+    try {
+      return dispatch(lab, req);
+    } catch (e) {
+      throw new CoreError(errorRecord(e));
+    }
+  };
+  return makeCore('main', { version: lab.version, limits: lab.limits }, request);
+}
+
+function makeCore(mode, info, request) {
+  return {
+    mode,
+    version: info.version,
+    limits: info.limits,
+    call: (method, args, select) => request({ method, args, select }),
+    // Each entry: { ok, result } or { ok: false, error: CoreError }.
+    batch: async (calls) => (await request({ method: 'batch', args: calls })).map((r) => (r.ok ? r : { ok: false, error: new CoreError(r.error) })),
+  };
+}

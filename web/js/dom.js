@@ -1,0 +1,61 @@
+// Small DOM helpers shared by the widgets.
+import { t, has } from './i18n.js';
+import { escapeHtml } from './rich.js';
+
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs ?? {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'class') el.className = v;
+    else if (k === 'html') el.innerHTML = v;
+    else if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === undefined || c === null || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+// Numbers as the page shows them: fixed decimals, no "-0.000".
+export function fmt(x, digits = 3) {
+  if (!Number.isFinite(x)) return String(x);
+  const s = x.toFixed(digits);
+  return /^-0\.?0*$/.test(s) ? s.slice(1) : s;
+}
+
+// A tiny value such as max|Attention(PX) − P·Attention(X)|: 0, or 2.4e-7.
+export function fmtSmall(x) {
+  if (x === 0) return '0';
+  if (Math.abs(x) >= 0.001) return fmt(x, 4);
+  return x.toExponential(1).replace('e', '×10^').replace(/\^\+?(-?\d+)/, (m, e) => `^${e}`);
+}
+
+export function row(matrix, r) {
+  const cols = matrix.shape[matrix.shape.length - 1];
+  return Array.from(matrix.data.subarray(r * cols, (r + 1) * cols));
+}
+
+// A core error shown in place: the page's words for known codes, then the
+// core's own message (it says what was wrong and what is allowed).
+export function errorBox(error, { lesson = false } = {}) {
+  const code = error && error.code;
+  const key = `err.${code}`;
+  const lead = code && has(key) ? t(key, error.params || {}) : t('err.generic');
+  return h(
+    'div',
+    { class: lesson ? 'core-error lesson' : 'core-error', role: 'alert' },
+    h('p', { class: 'core-error-lead' }, lead),
+    h('p', { class: 'core-error-core' }, h('span', { class: 'core-error-label' }, t('err.core_says')), ' ', h('code', {}, error && error.message ? error.message : String(error))),
+  );
+}
+
+export function busy(el) {
+  el.setAttribute('aria-busy', 'true');
+}
+export function done(el) {
+  el.removeAttribute('aria-busy');
+}
+
+export { escapeHtml };

@@ -1,0 +1,107 @@
+// Build-time (Node) loader of the exercise files: parses exercises/*.yaml,
+// validates each against exercises/exercise.schema.json, then checks what a
+// schema cannot (unique ids, references between blocks). Throws one Error
+// whose message lists every problem as "file: field: what is wrong".
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { load } from 'js-yaml';
+import { validate } from './schema-check.mjs';
+
+const WIDGETS = new Set(['tokens', 'outputs', 'attention', 'vectors', 'pe-table', 'pe-rows', 'combine', 'swaps', 'wall', 'rope', 'alibi', 'compare']);
+const QUESTIONS = new Set(['numeric', 'choice', 'task']);
+
+export function isWidget(block) {
+  return WIDGETS.has(block.type);
+}
+export function isQuestion(block) {
+  return QUESTIONS.has(block.type);
+}
+
+// Semantic checks of one parsed, schema-valid exercise. Returns messages.
+export function crossCheck(ex) {
+  const problems = [];
+  const ids = new Map();
+  ex.blocks.forEach((b, i) => {
+    if (!b.id) return;
+    if (ids.has(b.id)) problems.push(`blocks[${i}].id: "${b.id}" is used twice (also blocks[${ids.get(b.id)}])`);
+    else ids.set(b.id, i);
+  });
+  const typeOfId = (id) => (ids.has(id) ? ex.blocks[ids.get(id)].type : undefined);
+  ex.blocks.forEach((b, i) => {
+    const at = `blocks[${i}]`;
+    if ((b.type === 'outputs' || (b.type === 'attention' && b.tokens)) && typeOfId(b.tokens) !== 'tokens') {
+      problems.push(`${at}.tokens: "${b.tokens}" is not the id of a tokens widget in this file`);
+    }
+    if (b.type === 'task') {
+      const t = typeOfId(b.condition.widget);
+      if (!t || !WIDGETS.has(t)) problems.push(`${at}.condition.widget: "${b.condition.widget}" is not the id of a widget in this file`);
+      const tests = ['equals', 'gt', 'lt', 'is_error'].filter((k) => k in b.condition);
+      if (tests.length !== 1) problems.push(`${at}.condition: needs exactly one of equals, gt, lt, is_error (has ${tests.length})`);
+    }
+    if (b.type === 'choice') {
+      const optionIds = b.options.map((o) => o.id);
+      if (new Set(optionIds).size !== optionIds.length) problems.push(`${at}.options: option ids must be unique`);
+      if (!!b.answer === !!b.answer_from) problems.push(`${at}: needs exactly one of answer, answer_from`);
+      for (const a of b.answer ?? []) {
+        if (!optionIds.includes(a)) problems.push(`${at}.answer: "${a}" is not one of the options (${optionIds.join(', ')})`);
+      }
+      if (b.answer && !b.multiple && b.answer.length !== 1) problems.push(`${at}.answer: a single-choice question needs exactly one answer`);
+      if (b.answer_from) {
+        const w = b.answer_from.swaps_changing;
+        if (typeOfId(w) !== 'swaps') problems.push(`${at}.answer_from.swaps_changing: "${w}" is not the id of a swaps widget`);
+        b.options.forEach((o, j) => {
+          if (!/^s\d+-\d+$/.test(o.id)) problems.push(`${at}.options[${j}].id: with answer_from, ids name a swap as sA-B (e.g. s1-3), got "${o.id}"`);
+        });
+        if (!b.multiple) problems.push(`${at}.multiple: answer_from needs multiple: true`);
+      }
+    }
+    if (b.type === 'numeric') {
+      (b.mistakes ?? []).forEach((m, j) => {
+        if (m.expect.length !== b.fields.length) problems.push(`${at}.mistakes[${j}].expect: has ${m.expect.length} entries, the question has ${b.fields.length} fields`);
+      });
+    }
+    if (b.type === 'swaps') {
+      b.swaps.forEach(([a, c], j) => {
+        if (a === c) problems.push(`${at}.swaps[${j}]: a swap needs two different positions, got [${a}, ${c}]`);
+      });
+    }
+    if (b.type === 'vectors' && b.labels.length !== b.vectors.length) {
+      problems.push(`${at}.labels: ${b.labels.length} labels for ${b.vectors.length} vectors`);
+    }
+  });
+  return problems;
+}
+
+export function loadExercises(dir) {
+  const schema = JSON.parse(readFileSync(join(dir, 'exercise.schema.json'), 'utf8'));
+  const files = readdirSync(dir).filter((f) => f.endsWith('.yaml') || f.endsWith('.yml')).sort();
+  const problems = [];
+  const exercises = [];
+  for (const file of files) {
+    let data;
+    try {
+      data = load(readFileSync(join(dir, file), 'utf8'));
+    } catch (e) {
+      problems.push(`exercises/${file}: not valid YAML: ${e.message.split('\n')[0]}`);
+      continue;
+    }
+    const errors = validate(data, schema);
+    if (errors.length) {
+      for (const { path, message } of errors) problems.push(`exercises/${file}: ${path}: ${message}`);
+      continue;
+    }
+    for (const p of crossCheck(data)) problems.push(`exercises/${file}: ${p}`);
+    exercises.push({ ...data, file });
+  }
+  const seen = new Map();
+  for (const ex of exercises) {
+    for (const key of ['id', 'order']) {
+      const k = `${key}:${ex[key]}`;
+      if (seen.has(k)) problems.push(`exercises/${ex.file}: ${key}: ${JSON.stringify(ex[key])} is also used by exercises/${seen.get(k)}`);
+      else seen.set(k, ex.file);
+    }
+  }
+  if (!files.length) problems.push(`exercises/: no .yaml files`);
+  if (problems.length) throw new Error(`invalid exercise file(s):\n  ${problems.join('\n  ')}`);
+  return exercises.sort((a, b) => a.order - b.order);
+}

@@ -1,0 +1,149 @@
+// The page: header (path, language switch, copy link), the router (start page
+// or one exercise, from the URL), and the core's start-up.
+/* global __EXERCISES__ */
+import { h, errorBox } from './dom.js';
+import { t, pick, setLang, lang, LANGS } from './i18n.js';
+import { readState, writeState, shareLink, hashOf } from './state.js';
+import { createCore } from './core-client.js';
+import { makeResolver } from './expected.js';
+import { renderExercise } from './runner.js';
+import { renderStart } from './start.js';
+import * as progress from './progress.js';
+
+const exercises = typeof __EXERCISES__ !== 'undefined' ? __EXERCISES__ : [];
+
+const app = {
+  core: null,
+  state: {},
+  exercises,
+  resolve: null,
+  setState(patch) {
+    for (const [k, v] of Object.entries(patch)) {
+      if (v === undefined) delete app.state[k];
+      else app.state[k] = v;
+    }
+    writeState(app.state);
+  },
+  linkTo(id) {
+    return hashOf({ ex: id || undefined, lang: lang() }) || '#';
+  },
+  onProgress() {
+    renderHeader();
+  },
+};
+
+const header = document.getElementById('site-header');
+const root = document.getElementById('main');
+const footer = document.getElementById('site-footer');
+
+function renderHeader() {
+  const current = app.state.ex;
+  const copyStatus = h('span', { class: 'copy-status', role: 'status' });
+  const copy = h('button', { type: 'button', class: 'secondary', id: 'copy-link' }, t('nav.copy_link'));
+  copy.addEventListener('click', async () => {
+    const link = shareLink({ ...app.state, lang: lang() });
+    try {
+      await navigator.clipboard.writeText(link);
+      copyStatus.textContent = t('nav.copied');
+    } catch {
+      // No clipboard (some file:// pages): show the link to copy by hand.
+      const field = h('input', { type: 'text', readonly: true, value: link, class: 'link-field', 'aria-label': t('nav.link_field') });
+      copyStatus.replaceChildren(field);
+      field.select();
+    }
+  });
+  const langs = h(
+    'div',
+    { class: 'lang-switch', role: 'group', 'aria-label': t('nav.language') },
+    ...LANGS.map((l) =>
+      h('button', { type: 'button', lang: l, 'aria-pressed': String(l === lang()), 'data-lang': l, onclick: () => switchLang(l) }, t(`lang.${l}`)),
+    ),
+  );
+  const skip = h('a', { class: 'skip', href: '#main' }, t('nav.skip'));
+  skip.addEventListener('click', (e) => {
+    e.preventDefault();
+    (document.getElementById('page-title') ?? root).focus();
+  });
+  header.replaceChildren(
+    skip,
+    h(
+      'div',
+      { class: 'header-row' },
+      h('a', { class: 'brand', href: app.linkTo('') }, h('span', { class: 'brand-name' }, 'Position Lab'), h('span', { class: 'brand-sub' }, t('site.subtitle'))),
+      h('div', { class: 'tools' }, langs, copy, copyStatus),
+    ),
+    h(
+      'nav',
+      { class: 'steps-nav', 'aria-label': t('nav.path') },
+      h(
+        'ol',
+        {},
+        ...exercises.map((ex, i) => {
+          const st = progress.status(ex);
+          return h(
+            'li',
+            { class: st },
+            h('a', { href: app.linkTo(ex.id), 'aria-current': ex.id === current ? 'page' : undefined, title: pick(ex.title) }, h('span', { class: 'n' }, String(i + 1)), h('span', { class: 'sr-only' }, ` ${pick(ex.title)} (${t(`status.${st}`)})`)),
+          );
+        }),
+      ),
+    ),
+  );
+}
+
+function renderFooter() {
+  footer.replaceChildren(
+    h('p', {}, t('footer.honest')),
+    h('p', { class: 'muted' }, app.core ? t('footer.core', { version: app.core.version, mode: t(`footer.mode_${app.core.mode}`) }) : ''),
+  );
+}
+
+function switchLang(l) {
+  setLang(l);
+  app.setState({ lang: l, s: undefined, order: undefined });
+  renderHeader();
+  renderFooter();
+  route();
+}
+
+let routing = 0;
+async function route() {
+  const mine = ++routing;
+  const ex = exercises.find((e) => e.id === app.state.ex);
+  document.title = ex ? `${pick(ex.title)} — Position Lab` : `Position Lab — ${t('site.subtitle')}`;
+  if (!app.core) return;
+  try {
+    if (ex) await renderExercise(root, ex, app);
+    else renderStart(root, app);
+  } catch (e) {
+    if (mine === routing) root.replaceChildren(h('div', { class: 'page-error' }, errorBox(e)));
+  }
+}
+
+window.addEventListener('hashchange', () => {
+  app.state = readState();
+  setLang(app.state.lang);
+  renderHeader();
+  renderFooter();
+  route().then(() => (document.getElementById('page-title') ?? root).focus({ preventScroll: false }));
+  window.scrollTo(0, 0);
+});
+
+async function boot() {
+  app.state = readState();
+  setLang(app.state.lang);
+  renderHeader();
+  root.replaceChildren(h('p', { class: 'loading', role: 'status' }, t('boot.loading')));
+  try {
+    app.core = await createCore();
+    app.resolve = makeResolver(app.core);
+  } catch (e) {
+    root.replaceChildren(h('div', { class: 'page-error' }, h('p', {}, t('boot.failed')), errorBox(e)));
+    return;
+  }
+  renderFooter();
+  document.body.dataset.core = app.core.mode;
+  await route();
+}
+
+boot();

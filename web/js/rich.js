@@ -1,0 +1,44 @@
+// Exercise text to HTML: paragraphs (blank lines), **bold**, `code`, inline
+// $…$ and display $$…$$ math typeset by KaTeX. Everything else is escaped, so
+// exercise files cannot inject markup.
+import katex from 'katex';
+
+export function escapeHtml(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+}
+
+export function tex(source, display = false) {
+  return katex.renderToString(source, { displayMode: display, throwOnError: false, output: 'htmlAndMathml', strict: 'ignore' });
+}
+
+function inline(text) {
+  const parts = [];
+  // Split out math first so that * and ` inside TeX are left alone.
+  const re = /\$\$([\s\S]+?)\$\$|\$([^$]+?)\$/g;
+  let last = 0;
+  let m;
+  while ((m = re.exec(text))) {
+    parts.push(formatPlain(text.slice(last, m.index)));
+    parts.push(m[1] !== undefined ? tex(m[1], true) : tex(m[2], false));
+    last = re.lastIndex;
+  }
+  parts.push(formatPlain(text.slice(last)));
+  return parts.join('');
+}
+
+function formatPlain(s) {
+  return escapeHtml(s)
+    .replace(/\*\*(.+?)\*\*/g, '<strong>$1</strong>')
+    .replace(/`([^`]+)`/g, '<code>$1</code>');
+}
+
+export function richInline(text) {
+  return inline(text);
+}
+
+export function richBlock(text) {
+  return String(text)
+    .split(/\n\s*\n/)
+    .map((p) => `<p>${inline(p.trim())}</p>`)
+    .join('');
+}

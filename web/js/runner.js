@@ -1,0 +1,168 @@
+// The exercise runner: renders one exercise file's blocks (text, math,
+// tables, widgets, questions) and wires the lab's controls, widgets and
+// tasks together. All numbers come from the core through ctx.core.
+import { h } from './dom.js';
+import { t, pick } from './i18n.js';
+import { richBlock, richInline, tex } from './rich.js';
+import * as questions from './questions.js';
+import * as progress from './progress.js';
+import { mount as tokens } from './widgets/tokens.js';
+import { mount as outputs } from './widgets/outputs.js';
+import { mount as attention } from './widgets/attention.js';
+import { mount as vectors } from './widgets/vectors.js';
+import { mount as peTable } from './widgets/pe-table.js';
+import { mount as peRows } from './widgets/pe-rows.js';
+import { mount as combine } from './widgets/combine.js';
+import { mount as swaps } from './widgets/swaps.js';
+import { mount as wall } from './widgets/wall.js';
+import { mount as rope } from './widgets/rope.js';
+import { mount as alibi } from './widgets/alibi.js';
+import { mount as compare } from './widgets/compare.js';
+
+const WIDGETS = { tokens, outputs, attention, vectors, 'pe-table': peTable, 'pe-rows': peRows, combine, swaps, wall, rope, alibi, compare };
+const SCHEMES = ['none', 'sinusoidal', 'learned', 'rope', 'alibi'];
+
+// The lab's settings: the exercise's defaults, overridden by the URL.
+export function labOf(exercise, state) {
+  const d = exercise.lab ?? {};
+  return {
+    sentence: state.s ?? (d.sentence ? pick(d.sentence) : t('lab.default_sentence')),
+    pe: state.pe ?? d.pe ?? 'none',
+    causal: state.mask ?? d.causal ?? false,
+    d: state.d ?? d.d ?? 8,
+    seed: state.seed ?? d.seed ?? 0,
+    heads: state.heads ?? d.heads ?? 1,
+    weights: d.weights ?? 'random',
+  };
+}
+
+function controls(exercise, app, lab, onChange) {
+  const list = exercise.lab?.controls ?? [];
+  if (!list.length) return null;
+  const msg = h('p', { class: 'control-msg', role: 'alert' });
+  const items = [];
+  for (const c of list) {
+    const id = `ctl-${c}`;
+    if (c === 'sentence') {
+      const input = h('input', { id, type: 'text', value: lab.sentence, class: 'sentence-input', maxlength: 20000 });
+      const form = h('form', { class: 'control sentence-control' }, h('label', { for: id }, t('ctl.sentence')), h('div', { class: 'inline' }, input, h('button', { type: 'submit' }, t('ctl.apply'))));
+      form.addEventListener('submit', (e) => {
+        e.preventDefault();
+        app.setState({ s: input.value, order: undefined });
+        onChange();
+      });
+      items.push(form);
+    } else if (c === 'pe') {
+      const schemes = exercise.lab?.schemes ?? SCHEMES;
+      const select = h('select', { id }, ...schemes.map((s) => h('option', { value: s, selected: s === lab.pe }, t(`scheme.${s}`))));
+      select.addEventListener('change', () => {
+        app.setState({ pe: select.value });
+        onChange();
+      });
+      items.push(h('div', { class: 'control' }, h('label', { for: id }, t('ctl.pe')), select));
+    } else if (c === 'mask') {
+      const box = h('input', { id, type: 'checkbox', checked: lab.causal });
+      box.addEventListener('change', () => {
+        app.setState({ mask: box.checked });
+        onChange();
+      });
+      items.push(h('div', { class: 'control check' }, box, h('label', { for: id }, t('ctl.mask'))));
+    } else {
+      const key = c === 'd' ? 'd' : c;
+      const input = h('input', { id, type: 'number', value: lab[key], step: 1, min: c === 'seed' ? 0 : 1, class: 'num' });
+      input.addEventListener('change', () => {
+        const v = Number(String(input.value).normalize('NFKC'));
+        if (!Number.isInteger(v)) {
+          msg.textContent = t('ctl.integer', { name: t(`ctl.${c}`) });
+          return;
+        }
+        msg.textContent = '';
+        app.setState({ [key]: v });
+        onChange();
+      });
+      items.push(h('div', { class: 'control' }, h('label', { for: id }, t(`ctl.${c}`)), input));
+    }
+  }
+  return h('section', { class: 'controls', 'aria-label': t('ctl.aria') }, h('h2', { class: 'sr-only' }, t('ctl.aria')), ...items, msg);
+}
+
+export async function renderExercise(root, exercise, app) {
+  progress.visit(exercise.id);
+  const index = app.exercises.indexOf(exercise);
+  const widgets = new Map();
+  const touched = new Set();
+  const tasks = [];
+  const qIds = exercise.blocks.filter((b) => ['numeric', 'choice', 'task'].includes(b.type)).map((b) => b.id);
+  let lab = labOf(exercise, app.state);
+
+  const ctx = {
+    core: app.core,
+    exercise,
+    widgets,
+    lab: () => lab,
+    resolve: app.resolve,
+    getUrl: (key) => app.state[key],
+    setUrl: (key, value) => app.setState({ [key]: value }),
+    questionNumber: (id) => qIds.indexOf(id) + 1,
+    widgetTouched: (id) => touched.has(id),
+    onProgress: () => app.onProgress(),
+    changed: async (source) => {
+      touched.add(source);
+      for (const [id, w] of widgets) if (id !== source && exercise.blocks.find((b) => b.id === id)?.tokens === source) await w.update();
+      refreshTasks();
+    },
+  };
+  const refreshTasks = () => tasks.forEach((q) => q.refresh());
+
+  const main = h('article', { class: 'exercise', 'data-exercise': exercise.id });
+  main.append(
+    h('p', { class: 'crumb' }, t('ex.number', { n: index + 1, total: app.exercises.length })),
+    h('h1', { tabindex: '-1', id: 'page-title' }, pick(exercise.title)),
+    h('p', { class: 'summary' }, pick(exercise.summary)),
+  );
+  const updateAll = async () => {
+    lab = labOf(exercise, app.state);
+    for (const w of widgets.values()) await w.update();
+    refreshTasks();
+  };
+  const ctl = controls(exercise, app, lab, updateAll);
+  if (ctl) main.append(ctl);
+
+  for (const block of exercise.blocks) {
+    if (block.type === 'text') main.append(h('div', { class: 'text', html: richBlock(pick(block.body)) }));
+    else if (block.type === 'note') main.append(h('aside', { class: 'note', html: richBlock(pick(block.body)) }));
+    else if (block.type === 'math') main.append(h('div', { class: 'math-block', html: tex(block.tex, true) }));
+    else if (block.type === 'table') {
+      main.append(
+        h(
+          'div',
+          { class: 'table-scroll' },
+          h('table', { class: 'content-table' }, block.caption ? h('caption', {}, pick(block.caption)) : null, h('thead', {}, h('tr', {}, ...block.head.map((c) => h('th', { scope: 'col', html: richInline(pick(c)) })))), h('tbody', {}, ...block.rows.map((r) => h('tr', {}, ...r.map((c) => h('td', { html: richInline(pick(c)) })))))),
+        ),
+      );
+    } else if (WIDGETS[block.type]) {
+      const el = h('section', { class: `widget w-${block.type}`, 'data-widget': block.id, 'aria-label': t(`widget.${block.type}`) });
+      el.append(h('h2', { class: 'widget-title' }, t(`widget.${block.type}`)));
+      main.append(el);
+      widgets.set(block.id, WIDGETS[block.type](el, block, ctx));
+    } else if (questions[block.type]) {
+      const q = questions[block.type](block, ctx);
+      if (q.refresh) tasks.push(q);
+      main.append(q.el);
+    }
+  }
+
+  const prev = app.exercises[index - 1];
+  const next = app.exercises[index + 1];
+  main.append(
+    h(
+      'nav',
+      { class: 'pager', 'aria-label': t('nav.pager') },
+      prev ? h('a', { href: app.linkTo(prev.id), class: 'prev' }, `← ${pick(prev.title)}`) : h('a', { href: app.linkTo(''), class: 'prev' }, `← ${t('nav.start')}`),
+      next ? h('a', { href: app.linkTo(next.id), class: 'next' }, `${pick(next.title)} →`) : h('a', { href: app.linkTo(''), class: 'next' }, `${t('nav.start')} →`),
+    ),
+  );
+  root.replaceChildren(main);
+  await updateAll();
+  main.dataset.ready = 'true';
+}

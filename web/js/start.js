@@ -1,0 +1,65 @@
+// The start page: what the lab is, the path with each step's state, the
+// shapes [B, S, D] and the guide's variants table.
+import { h } from './dom.js';
+import { t, pick } from './i18n.js';
+import { richInline } from './rich.js';
+import * as progress from './progress.js';
+
+export function renderStart(root, app) {
+  const row = (cells, head = false) => h('tr', {}, ...cells.map((c, i) => h(head ? 'th' : i === 0 ? 'th' : 'td', { scope: head ? 'col' : i === 0 ? 'row' : undefined, html: richInline(c) })));
+  const path = h(
+    'ol',
+    { class: 'path' },
+    ...app.exercises.map((ex, i) => {
+      const st = progress.status(ex);
+      return h(
+        'li',
+        { class: `step ${st}`, 'data-status': st },
+        h('a', { href: app.linkTo(ex.id) }, h('span', { class: 'step-num', 'aria-hidden': 'true' }, String(i + 1)), h('span', { class: 'step-title' }, pick(ex.title))),
+        h('span', { class: `badge ${st}` }, t(`status.${st}`)),
+        h('p', { class: 'step-summary' }, pick(ex.summary)),
+      );
+    }),
+  );
+  const main = h(
+    'article',
+    { class: 'start' },
+    h('h1', { tabindex: '-1', id: 'page-title' }, t('start.title')),
+    h('p', { class: 'lead' }, t('start.lead')),
+    h('p', {}, t('start.how')),
+    h('p', {}, h('a', { class: 'button', href: app.linkTo(app.exercises[0].id) }, t('start.begin'))),
+    h('h2', {}, t('start.path')),
+    path,
+    h('h2', {}, t('start.shapes')),
+    h('p', { html: richInline(t('start.shapes_text')) }),
+    h(
+      'div',
+      { class: 'table-scroll' },
+      h(
+        'table',
+        { class: 'content-table' },
+        h('caption', {}, t('start.shapes_caption')),
+        h('thead', {}, row([t('start.sym'), t('start.meaning'), t('start.example')], true)),
+        h('tbody', {}, row(['$B$', t('start.B'), '1']), row(['$S$', t('start.S'), '8']), row(['$D$', t('start.D'), '512']), row(['$H$', t('start.H'), '1'])),
+      ),
+    ),
+    h('h2', {}, t('start.variants')),
+    h(
+      'div',
+      { class: 'table-scroll' },
+      h(
+        'table',
+        { class: 'content-table' },
+        h('caption', {}, t('start.variants_caption')),
+        h('thead', {}, row([t('start.v_scheme'), t('start.v_what'), t('start.v_used')], true)),
+        h('tbody', {}, ...['sinusoidal', 'learned', 'rope', 'alibi'].map((s) => row([t(`variants.${s}.name`), t(`variants.${s}.what`), t(`variants.${s}.used`)]))),
+      ),
+    ),
+    h('p', { class: 'muted' }, t('start.variants_note')),
+    h('h2', {}, t('start.honest_title')),
+    h('p', {}, t('start.honest')),
+    h('p', {}, h('button', { type: 'button', class: 'secondary', id: 'reset-progress', onclick: () => (progress.reset(), renderStart(root, app)) }, t('start.reset'))),
+  );
+  root.replaceChildren(main);
+  main.dataset.ready = 'true';
+}

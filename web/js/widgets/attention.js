@@ -1,0 +1,70 @@
+// The attention weights as a heatmap (head 1). Linked to a tokens widget it
+// shows Attention(X) and Attention(PX) side by side; alone it shows the lab
+// sentence, and the causal mask's effect above the diagonal.
+import { h, fmtSmall, errorBox } from '../dom.js';
+import { t } from '../i18n.js';
+import { tex } from '../rich.js';
+import { heatmap, matrixRows } from './heatmap.js';
+import { forwardArgs } from './common.js';
+
+export function aboveDiagonalMax(attention) {
+  const [, S] = attention.shape;
+  let m = 0;
+  for (let i = 0; i < S; i++) for (let j = i + 1; j < S; j++) m = Math.max(m, attention.data[i * S + j]);
+  return m;
+}
+
+export function mount(el, block, ctx) {
+  const w = { state: {}, result: null, error: null };
+  const body = h('div', { class: 'attention' });
+  el.append(body);
+  w.update = async () => {
+    const lab = ctx.lab();
+    try {
+      if (block.tokens) {
+        const chips = ctx.widgets.get(block.tokens);
+        if (!chips || chips.error || !chips.state.tokens.length) {
+          body.replaceChildren(h('p', { class: 'muted' }, t('outputs.need_tokens')));
+          return;
+        }
+        const { tokens, order } = chips.state;
+        const check = await ctx.core.call('permutationCheck', forwardArgs(lab, { permutation: order }));
+        const S = tokens.length;
+        const labelsA = tokens.map((x, i) => `${i + 1} ${x}`);
+        const labelsB = order.map((i, p) => `${p + 1} ${tokens[i]}`);
+        w.result = { maxAbsDiff: check.maxAbsDiff, aboveDiagonalMax: aboveDiagonalMax(check.original.attention) };
+        body.replaceChildren(
+          h(
+            'div',
+            { class: 'side-by-side' },
+            heatmap(matrixRows(check.original.attention, 0, S, S), { caption: t('attention.caption_x'), rowLabels: labelsA, colLabels: labelsA, rowTitle: t('attention.query'), colTitle: t('attention.key'), min: 0, max: 1 }),
+            heatmap(matrixRows(check.permuted.attention, 0, S, S), { caption: t('attention.caption_px'), rowLabels: labelsB, colLabels: labelsB, rowTitle: t('attention.query'), colTitle: t('attention.key'), min: 0, max: 1 }),
+          ),
+          h(
+            'p',
+            { class: `readout ${check.maxAbsDiff < 1e-4 ? 'same' : 'differ'}`, 'data-readout': 'maxAbsDiff', 'aria-live': 'polite' },
+            h('span', { html: tex('\\max\\lvert \\mathrm{Attention}(PX) - P\\cdot\\mathrm{Attention}(X) \\rvert =') }),
+            ' ',
+            h('strong', { 'data-value': String(check.maxAbsDiff) }, fmtSmall(check.maxAbsDiff)),
+          ),
+        );
+      } else {
+        const r = await ctx.core.call('forward', forwardArgs(lab));
+        const S = r.tokens.length;
+        const labels = r.tokens.map((x, i) => `${i + 1} ${x}`);
+        const above = aboveDiagonalMax(r.attention);
+        w.result = { aboveDiagonalMax: above, attention: r.attention };
+        body.replaceChildren(
+          heatmap(matrixRows(r.attention, 0, S, S), { caption: t(lab.causal ? 'attention.caption_masked' : 'attention.caption_plain'), rowLabels: labels, colLabels: labels, rowTitle: t('attention.query'), colTitle: t('attention.key'), min: 0, max: 1 }),
+          h('p', { class: `readout ${above === 0 ? 'same' : 'differ'}`, 'data-readout': 'aboveDiagonal', 'aria-live': 'polite' }, t('attention.above', { value: fmtSmall(above) }), ' — ', t(above === 0 ? 'attention.above_zero' : 'attention.above_nonzero')),
+        );
+      }
+      w.error = null;
+    } catch (e) {
+      w.result = null;
+      w.error = e;
+      body.replaceChildren(errorBox(e));
+    }
+  };
+  return w;
+}

@@ -1,0 +1,98 @@
+// A heatmap with a colour-blind-safe palette (viridis), a legend, a text
+// alternative, and a toggle that shows the same numbers as a table.
+import { h, fmt } from '../dom.js';
+import { t } from '../i18n.js';
+
+// Viridis, sampled at 9 points (matplotlib's values); linear in between.
+const VIRIDIS = [
+  [68, 1, 84], [71, 44, 122], [59, 81, 139], [44, 113, 142], [33, 144, 141],
+  [39, 173, 129], [92, 200, 99], [170, 220, 50], [253, 231, 37],
+];
+
+export function viridis(u) {
+  const x = Math.min(1, Math.max(0, Number.isFinite(u) ? u : 0)) * (VIRIDIS.length - 1);
+  const i = Math.min(VIRIDIS.length - 2, Math.floor(x));
+  const f = x - i;
+  const c = VIRIDIS[i].map((v, k) => Math.round(v + f * (VIRIDIS[i + 1][k] - v)));
+  return { css: `rgb(${c[0]},${c[1]},${c[2]})`, light: 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2] > 140 };
+}
+
+let counter = 0;
+
+// values: rows of numbers. opts: { caption, rowLabels, colLabels, rowTitle, colTitle, min, max, showValues, digits, highlightRows }
+export function heatmap(values, opts = {}) {
+  const id = `hm${++counter}`;
+  const rows = values.length;
+  const cols = rows ? values[0].length : 0;
+  let min = opts.min;
+  let max = opts.max;
+  if (min === undefined || max === undefined) {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const r of values) for (const v of r) if (Number.isFinite(v)) (lo = Math.min(lo, v)), (hi = Math.max(hi, v));
+    if (min === undefined) min = lo;
+    if (max === undefined) max = hi;
+  }
+  const span = max - min || 1;
+  const digits = opts.digits ?? 3;
+  const showValues = opts.showValues ?? rows * cols <= 100;
+  const grid = h('div', {
+    class: `heatmap-grid${showValues ? ' with-values' : ''}`,
+    style: `grid-template-columns: auto repeat(${cols}, minmax(${showValues ? '2.6rem' : '0.5rem'}, 1fr))`,
+    role: 'img',
+    'aria-label': t('heatmap.aria', { caption: opts.caption ?? '', rows, cols, min: fmt(min, digits), max: fmt(max, digits) }),
+  });
+  grid.append(h('div', { class: 'hm-corner', 'aria-hidden': 'true' }));
+  for (let c = 0; c < cols; c++) grid.append(h('div', { class: 'hm-col-label', 'aria-hidden': 'true' }, opts.colLabels ? opts.colLabels[c] : showValues || c % 8 === 0 ? String(c) : ''));
+  for (let r = 0; r < rows; r++) {
+    const hl = opts.highlightRows?.includes(r);
+    grid.append(h('div', { class: `hm-row-label${hl ? ' hl' : ''}`, 'aria-hidden': 'true' }, opts.rowLabels ? opts.rowLabels[r] : String(r)));
+    for (let c = 0; c < cols; c++) {
+      const v = values[r][c];
+      const col = viridis((v - min) / span);
+      grid.append(
+        h(
+          'div',
+          { class: `hm-cell${col.light ? ' light' : ''}`, style: `background:${col.css}`, title: `${opts.rowLabels ? opts.rowLabels[r] : r}, ${opts.colLabels ? opts.colLabels[c] : c}: ${fmt(v, digits)}`, 'aria-hidden': 'true' },
+          showValues ? fmt(v, digits === 3 && Math.abs(v) < 10 ? 2 : digits) : '',
+        ),
+      );
+    }
+  }
+  const legend = h(
+    'div',
+    { class: 'hm-legend', 'aria-hidden': 'true' },
+    h('span', {}, fmt(min, digits)),
+    h('span', { class: 'hm-legend-bar' }),
+    h('span', {}, fmt(max, digits)),
+  );
+  const table = h(
+    'table',
+    { class: 'data-table', id: `${id}-table`, hidden: true },
+    h('caption', {}, opts.caption ?? ''),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, `${opts.rowTitle ?? ''} \\ ${opts.colTitle ?? ''}`), ...Array.from({ length: cols }, (_, c) => h('th', { scope: 'col' }, opts.colLabels ? opts.colLabels[c] : String(c))))),
+    h('tbody', {}, ...values.map((r, i) => h('tr', {}, h('th', { scope: 'row' }, opts.rowLabels ? opts.rowLabels[i] : String(i)), ...r.map((v) => h('td', {}, fmt(v, digits)))))),
+  );
+  const toggle = h('button', { type: 'button', class: 'table-toggle', 'aria-expanded': 'false', 'aria-controls': `${id}-table` }, t('heatmap.show_table'));
+  toggle.addEventListener('click', () => {
+    const open = table.hidden;
+    table.hidden = !open;
+    toggle.setAttribute('aria-expanded', String(open));
+    toggle.textContent = t(open ? 'heatmap.hide_table' : 'heatmap.show_table');
+  });
+  return h(
+    'figure',
+    { class: 'heatmap' },
+    opts.caption ? h('figcaption', {}, opts.caption) : null,
+    opts.colTitle ? h('div', { class: 'hm-axis' }, `${opts.rowTitle ?? ''} ↓ / ${opts.colTitle} →`) : null,
+    h('div', { class: 'hm-scroll' }, grid),
+    legend,
+    toggle,
+    h('div', { class: 'table-scroll' }, table),
+  );
+}
+
+// Rows of a [.., S, S] or [S, D] Matrix as plain arrays.
+export function matrixRows(matrix, offset = 0, rows = matrix.shape[matrix.shape.length - 2], cols = matrix.shape[matrix.shape.length - 1]) {
+  return Array.from({ length: rows }, (_, r) => Array.from(matrix.data.subarray(offset + r * cols, offset + (r + 1) * cols)));
+}

@@ -1,0 +1,86 @@
+// Line plot in SVG (Okabe–Ito colours plus dash patterns, so lines differ
+// without colour), with a table toggle of sampled values.
+import { h, fmt } from '../dom.js';
+import { t } from '../i18n.js';
+
+const COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9'];
+const DASHES = ['', '6 3', '2 3', '8 3 2 3', '', '4 4'];
+const SVG = 'http://www.w3.org/2000/svg';
+
+function s(tag, attrs) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  return el;
+}
+
+let counter = 0;
+
+// series: [{ label, xs, ys }]; opts: { caption, xLabel, yLabel, xMin, xMax, yMin, yMax, cursor, wall, sampleEvery }
+export function lineplot(series, opts = {}) {
+  const id = `lp${++counter}`;
+  const W = 640;
+  const H = 200;
+  const pad = { l: 44, r: 12, t: 10, b: 30 };
+  const allX = series.flatMap((q) => q.xs);
+  const allY = series.flatMap((q) => q.ys);
+  const xMin = opts.xMin ?? Math.min(...allX);
+  const xMax = opts.xMax ?? Math.max(...allX);
+  const yMin = opts.yMin ?? Math.min(...allY);
+  const yMax = opts.yMax ?? Math.max(...allY);
+  const X = (x) => pad.l + ((x - xMin) / (xMax - xMin || 1)) * (W - pad.l - pad.r);
+  const Y = (y) => H - pad.b - ((y - yMin) / (yMax - yMin || 1)) * (H - pad.t - pad.b);
+  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'lineplot', role: 'img', 'aria-label': t('plot.aria', { caption: opts.caption ?? '', n: series.length }) });
+  svg.append(s('rect', { x: pad.l, y: pad.t, width: W - pad.l - pad.r, height: H - pad.t - pad.b, class: 'lp-frame' }));
+  for (const yv of [yMin, (yMin + yMax) / 2, yMax]) {
+    const tx = s('text', { x: pad.l - 4, y: Y(yv) + 4, class: 'lp-tick', 'text-anchor': 'end' });
+    tx.textContent = fmt(yv, 2);
+    svg.append(tx);
+  }
+  for (const xv of [xMin, Math.round((xMin + xMax) / 2), xMax]) {
+    const tx = s('text', { x: X(xv), y: H - pad.b + 14, class: 'lp-tick', 'text-anchor': 'middle' });
+    tx.textContent = String(xv);
+    svg.append(tx);
+  }
+  if (opts.xLabel) {
+    const tx = s('text', { x: (W + pad.l) / 2, y: H - 3, class: 'lp-label', 'text-anchor': 'middle' });
+    tx.textContent = opts.xLabel;
+    svg.append(tx);
+  }
+  if (opts.wall !== undefined && opts.wall <= xMax) {
+    svg.append(s('rect', { x: X(opts.wall), y: pad.t, width: Math.max(0, X(xMax) - X(opts.wall)), height: H - pad.t - pad.b, class: 'lp-wall' }));
+    const tx = s('text', { x: X(opts.wall) + 4, y: pad.t + 14, class: 'lp-wall-label' });
+    tx.textContent = opts.wallLabel ?? '';
+    svg.append(tx);
+  }
+  series.forEach((q, i) => {
+    const pts = q.xs.map((x, j) => `${X(x).toFixed(1)},${Y(q.ys[j]).toFixed(1)}`).join(' ');
+    svg.append(s('polyline', { points: pts, fill: 'none', stroke: COLOURS[i % COLOURS.length], 'stroke-width': 1.6, 'stroke-dasharray': DASHES[i % DASHES.length] }));
+  });
+  if (opts.cursor !== undefined) svg.append(s('line', { x1: X(opts.cursor), x2: X(opts.cursor), y1: pad.t, y2: H - pad.b, class: 'lp-cursor' }));
+
+  const legend = h(
+    'ul',
+    { class: 'lp-legend' },
+    ...series.map((q, i) =>
+      h('li', {}, h('span', { class: 'lp-swatch', style: `border-top: 3px ${DASHES[i % DASHES.length] ? 'dashed' : 'solid'} ${COLOURS[i % COLOURS.length]}`, 'aria-hidden': 'true' }), q.label),
+    ),
+  );
+  // The table samples the x axis so it stays readable.
+  const every = opts.sampleEvery ?? Math.max(1, Math.ceil((series[0]?.xs.length ?? 1) / 24));
+  const sampleIdx = (series[0]?.xs ?? []).map((_, j) => j).filter((j) => j % every === 0);
+  const table = h(
+    'table',
+    { class: 'data-table', id: `${id}-table`, hidden: true },
+    h('caption', {}, opts.caption ?? ''),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, opts.xLabel ?? 'x'), ...series.map((q) => h('th', { scope: 'col' }, q.label)))),
+    h('tbody', {}, ...sampleIdx.map((j) => h('tr', {}, h('th', { scope: 'row' }, String(series[0].xs[j])), ...series.map((q) => h('td', {}, q.ys[j] === undefined ? '—' : fmt(q.ys[j], 3)))))),
+  );
+  const toggle = h('button', { type: 'button', class: 'table-toggle', 'aria-expanded': 'false', 'aria-controls': `${id}-table` }, t('heatmap.show_table'));
+  toggle.addEventListener('click', () => {
+    const open = table.hidden;
+    table.hidden = !open;
+    toggle.setAttribute('aria-expanded', String(open));
+    toggle.textContent = t(open ? 'heatmap.hide_table' : 'heatmap.show_table');
+  });
+  return h('figure', { class: 'lineplot-figure' }, opts.caption ? h('figcaption', {}, opts.caption) : null, svg, legend, toggle, h('div', { class: 'table-scroll' }, table));
+}

@@ -1,0 +1,70 @@
+// Both orders' per-token outputs and sentence vectors side by side, and the
+// live readout max|Attention(PX) − P·Attention(X)| (from the core's
+// permutationCheck).
+import { h, fmtSmall, errorBox } from '../dom.js';
+import { t } from '../i18n.js';
+import { tex } from '../rich.js';
+import { forwardArgs, coreRowMean, vectorTable, outputRows, hue } from './common.js';
+
+export function mount(el, block, ctx) {
+  const w = { state: {}, result: null, error: null };
+  const body = h('div', { class: 'outputs' });
+  el.append(body);
+  w.update = async () => {
+    const lab = ctx.lab();
+    const chips = ctx.widgets.get(block.tokens);
+    if (!chips || chips.error || !chips.state.tokens.length) {
+      body.replaceChildren(h('p', { class: 'muted' }, t('outputs.need_tokens')));
+      w.result = null;
+      return;
+    }
+    const { tokens, order } = chips.state;
+    try {
+      const check = await ctx.core.call('permutationCheck', forwardArgs(lab, { permutation: order }));
+      const identity = tokens.map((_, i) => i);
+      const sep = lab.sentence.includes(' ') ? ' ' : '';
+      const nameA = identity.map((i) => tokens[i]).join(sep);
+      const nameB = order.map((i) => tokens[i]).join(sep);
+      let meanA = null;
+      let meanB = null;
+      if (block.mean) {
+        meanA = await coreRowMean(ctx.core, check.original.output);
+        meanB = await coreRowMean(ctx.core, check.permuted.output);
+      }
+      w.result = { maxAbsDiff: check.maxAbsDiff, original: check.original, permuted: check.permuted, meanA, meanB };
+      w.error = null;
+      const tiny = check.maxAbsDiff < 1e-4;
+      const panel = (title, sentence, matrix, ord, mean, key) =>
+        h(
+          'section',
+          { class: 'panel', 'data-order': key },
+          h('h4', {}, title),
+          h('p', { class: 'sentence' }, sentence),
+          vectorTable(outputRows(matrix, tokens, ord, hue), { caption: t('outputs.caption', { sentence }) }),
+          mean ? vectorTable([{ label: t('outputs.mean'), values: mean, className: 'mean-row' }], { caption: t('outputs.mean_caption'), labelTitle: '' }) : null,
+        );
+      body.replaceChildren(
+        h(
+          'div',
+          { class: 'side-by-side' },
+          panel(t('outputs.order_a'), nameA, check.original.output, identity, meanA, 'a'),
+          panel(t('outputs.order_b'), nameB, check.permuted.output, order, meanB, 'b'),
+        ),
+        h(
+          'p',
+          { class: `readout ${tiny ? 'same' : 'differ'}`, 'data-readout': 'maxAbsDiff', 'aria-live': 'polite' },
+          h('span', { html: tex('\\max\\lvert \\mathrm{Attention}(PX) - P\\cdot\\mathrm{Attention}(X) \\rvert =') }),
+          ' ',
+          h('strong', { 'data-value': String(check.maxAbsDiff) }, fmtSmall(check.maxAbsDiff)),
+          ' — ',
+          t(tiny ? 'outputs.same' : 'outputs.differ'),
+        ),
+      );
+    } catch (e) {
+      w.result = null;
+      w.error = e;
+      body.replaceChildren(errorBox(e));
+    }
+  };
+  return w;
+}

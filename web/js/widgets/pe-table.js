@@ -1,0 +1,44 @@
+// The position table of the chosen scheme as a heatmap (dimensions × positions)
+// and a few of its columns across positions, where the wavelengths show.
+import { h, errorBox } from '../dom.js';
+import { t } from '../i18n.js';
+import { heatmap } from './heatmap.js';
+import { lineplot } from './lineplot.js';
+
+export function mount(el, block, ctx) {
+  const w = { state: {}, result: null, error: null };
+  const body = h('div');
+  el.append(body);
+  w.update = async () => {
+    const lab = ctx.lab();
+    const length = block.length ?? 32;
+    if (lab.pe !== 'sinusoidal' && lab.pe !== 'learned') {
+      w.result = { scheme: lab.pe };
+      body.replaceChildren(h('p', { class: 'notice' }, t('pe.no_table', { scheme: t(`scheme.${lab.pe}`) })));
+      return;
+    }
+    try {
+      const { encoding } = await ctx.core.call('encoding', { scheme: lab.pe, length, dModel: lab.d, seed: lab.seed });
+      const [S, D] = encoding.shape;
+      // Transposed for display: one row per dimension, positions along the x axis.
+      const byDim = Array.from({ length: D }, (_, d) => Array.from({ length: S }, (_, p) => encoding.data[p * D + d]));
+      const dims = (block.plot_dims ?? [0, 2]).filter((d) => d < D);
+      const xs = Array.from({ length: S }, (_, p) => p);
+      w.result = { scheme: lab.pe, shape: encoding.shape };
+      w.error = null;
+      body.replaceChildren(
+        h('p', { class: 'shape' }, t('pe.shape', { scheme: t(`scheme.${lab.pe}`), S, D })),
+        heatmap(byDim, { caption: t('pe.heatmap_caption', { scheme: t(`scheme.${lab.pe}`) }), rowLabels: byDim.map((_, d) => `i=${d}`), colLabels: xs.map((p) => (p % 8 === 0 ? String(p) : '')), rowTitle: t('pe.dim'), colTitle: t('pe.pos'), showValues: false }),
+        lineplot(
+          dims.map((d) => ({ label: t('pe.dim_label', { d }), xs, ys: byDim[d] })),
+          { caption: t('pe.plot_caption'), xLabel: t('pe.pos') },
+        ),
+      );
+    } catch (e) {
+      w.result = null;
+      w.error = e;
+      body.replaceChildren(errorBox(e));
+    }
+  };
+  return w;
+}

@@ -1,0 +1,118 @@
+// The 1024 wall: GPT-2's shape (D = 768, a 1024-row learned table). A
+// position slider to 2047; past 1023 the learned table throws and the core's
+// error is shown in place as the lesson, while sinusoidal and RoPE keep
+// producing values (a few dimensions plotted across positions).
+import { h, errorBox, fmt } from '../dom.js';
+import { t } from '../i18n.js';
+import { lineplot } from './lineplot.js';
+import { vectorTable } from './common.js';
+
+const ROPE_STEP = 2;
+
+export function mount(el, block, ctx) {
+  const D = block.d ?? 768;
+  const rows = block.max_positions ?? 1024;
+  const max = block.max ?? 2047;
+  const dims = block.dims ?? [0, 1];
+  const w = { state: { pos: block.start ?? 0 }, result: { learnedError: null }, error: null };
+  const fromUrl = ctx.getUrl('pos');
+  if (Number.isInteger(fromUrl) && fromUrl >= 0 && fromUrl <= max) w.state.pos = fromUrl;
+
+  const slider = h('input', { type: 'range', min: 0, max, step: 1, value: w.state.pos, id: `${block.id}-slider`, 'aria-describedby': `${block.id}-shape` });
+  const number = h('input', { type: 'number', min: 0, max, step: 1, value: w.state.pos, class: 'num', 'aria-label': t('wall.position_number') });
+  const readout = h('div', { class: 'wall-readout', 'aria-live': 'polite' });
+  const plots = h('div', { class: 'wall-plots' });
+  el.append(
+    h('p', { class: 'shape', id: `${block.id}-shape` }, t('wall.shape', { rows, D })),
+    h('div', { class: 'slider-row' }, h('label', { for: `${block.id}-slider` }, t('wall.position')), slider, number),
+    readout,
+    plots,
+  );
+  // The curves do not depend on the slider: computed once per update.
+  let curves = null;
+  const q0 = Array.from({ length: D }, (_, i) => (i % 2 === 0 ? 1 : 0));
+
+  async function computeCurves() {
+    const seed = ctx.lab().seed;
+    const sin = await ctx.core.call('encoding', { scheme: 'sinusoidal', length: max + 1, dModel: D }, { path: 'encoding', columns: dims });
+    const learned = await ctx.core.call('encoding', { scheme: 'learned', length: rows, dModel: D, maxPositions: rows, seed }, { path: 'encoding', columns: dims });
+    const positions = [];
+    for (let p = 0; p <= max; p += ROPE_STEP) positions.push(p);
+    const rope = await ctx.core.batch(positions.map((p) => ({ method: 'ropeRotate', args: { vector: q0, position: p }, select: { columns: dims } })));
+    const bad = rope.find((r) => !r.ok);
+    if (bad) throw bad.error;
+    const col = (m, j) => Array.from({ length: m.shape[0] }, (_, r) => m.data[r * dims.length + j]);
+    const seq = (n, step = 1) => Array.from({ length: n }, (_, i) => i * step);
+    return {
+      sinusoidal: dims.map((d, j) => ({ label: t('pe.dim_label', { d }), xs: seq(max + 1), ys: col(sin.encoding, j) })),
+      learned: dims.map((d, j) => ({ label: t('pe.dim_label', { d }), xs: seq(rows), ys: col(learned.encoding, j) })),
+      rope: dims.map((d, j) => ({ label: t('pe.dim_label', { d }), xs: positions, ys: rope.map((r) => r.result[j]) })),
+    };
+  }
+
+  let ticket = 0;
+  async function showPosition() {
+    const pos = w.state.pos;
+    const mine = ++ticket;
+    const seed = ctx.lab().seed;
+    const calls = [
+      { method: 'encoding', args: { scheme: 'learned', length: 1, positionOffset: pos, dModel: D, maxPositions: rows, seed }, select: { path: 'encoding', columns: dims } },
+      { method: 'encoding', args: { scheme: 'sinusoidal', length: 1, positionOffset: pos, dModel: D }, select: { path: 'encoding', columns: dims } },
+      { method: 'ropeRotate', args: { vector: q0, position: pos }, select: { columns: dims } },
+    ];
+    const [learned, sin, rope] = await ctx.core.batch(calls);
+    if (mine !== ticket) return; // a newer position is on its way
+    w.result = { learnedError: learned.ok ? null : learned.error, pos };
+    const dimsLabels = dims.map((d) => `i=${d}`);
+    const line = (scheme, r, values) =>
+      h(
+        'section',
+        { class: `panel wall-${scheme}`, 'data-scheme': scheme },
+        h('h4', {}, t(`wall.${scheme}`)),
+        r.ok ? vectorTable([{ label: t('wall.at', { pos }), values }], { labelTitle: '', dims: dimsLabels }) : errorBox(r.error, { lesson: scheme === 'learned' }),
+        scheme === 'learned' && !r.ok ? h('p', { class: 'lesson-text' }, t('wall.lesson', { pos, last: rows - 1 })) : null,
+      );
+    readout.replaceChildren(
+      h('p', { class: 'pos-line' }, t('wall.pos_line', { pos, n: pos + 1 })),
+      h(
+        'div',
+        { class: 'side-by-side three' },
+        line('learned', learned, learned.ok ? Array.from(learned.result.encoding.data) : null),
+        line('sinusoidal', sin, sin.ok ? Array.from(sin.result.encoding.data) : null),
+        line('rope', rope, rope.ok ? Array.from(rope.result) : null),
+      ),
+    );
+    if (curves) {
+      plots.replaceChildren(
+        lineplot(curves.learned, { caption: t('wall.plot_learned', { rows }), xLabel: t('pe.pos'), xMin: 0, xMax: max, cursor: pos, wall: rows, wallLabel: t('wall.no_rows', { rows }) }),
+        lineplot(curves.sinusoidal, { caption: t('wall.plot_sinusoidal'), xLabel: t('pe.pos'), xMin: 0, xMax: max, cursor: pos }),
+        lineplot(curves.rope, { caption: t('wall.plot_rope'), xLabel: t('pe.pos'), xMin: 0, xMax: max, cursor: pos }),
+      );
+    }
+    ctx.changed(block.id);
+  }
+
+  function setPos(v) {
+    const pos = Math.max(0, Math.min(max, Math.round(Number(v))));
+    if (!Number.isFinite(pos)) return;
+    w.state.pos = pos;
+    slider.value = String(pos);
+    number.value = String(pos);
+    ctx.setUrl('pos', pos);
+    showPosition();
+  }
+  slider.addEventListener('input', () => setPos(slider.value));
+  number.addEventListener('change', () => setPos(number.value));
+
+  w.update = async () => {
+    try {
+      curves = await computeCurves();
+    } catch (e) {
+      curves = null;
+      plots.replaceChildren(errorBox(e));
+    }
+    await showPosition();
+  };
+  w.fmt = fmt;
+  return w;
+}

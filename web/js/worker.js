@@ -1,0 +1,23 @@
+// The Web Worker: loads the core (a classic script) and answers requests, so
+// heavy calls (the 1024-wall tables) do not block the page.
+import { dispatch, errorRecord } from './core-dispatch.js';
+
+let labPromise = null;
+
+self.onmessage = async (event) => {
+  const { id, request } = event.data;
+  try {
+    if (!labPromise) {
+      importScripts('poslab.js');
+      labPromise = self.createPositionLab();
+    }
+    const lab = await labPromise;
+    if (request.method === 'init') {
+      self.postMessage({ id, ok: true, result: { version: lab.version, limits: lab.limits } });
+      return;
+    }
+    self.postMessage({ id, ok: true, result: dispatch(lab, request) });
+  } catch (e) {
+    self.postMessage({ id, ok: false, error: errorRecord(e) });
+  }
+};
