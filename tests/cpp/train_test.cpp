@@ -433,6 +433,31 @@ TEST(Extrapolation, FirstAdamStepFollowsTheFormula) {
     EXPECT_GE(still, (98u - 33u) * 32u);
 }
 
+TEST(Extrapolation, LearnedRowsPastTheTrainedLengthsNeverChange) {
+    // Training inputs have 2·16+1 = 33 positions (0 … 32): rows 33 … 97 keep
+    // their initial values; the rows in use all move.
+    ExtrapolationOptions o;
+    o.scheme = PositionScheme::learned;
+    o.steps = 30;
+    ExtrapolationRun run(o);
+    const std::vector<float> before = run.model().parameters();
+    run.step(30);
+    const auto& table = run.model().groups()[1];
+    ASSERT_EQ(table.name, "position_table");
+    for (std::size_t row = 0; row < 98; ++row) {
+        std::size_t changed = 0;
+        for (std::size_t j = 0; j < 32; ++j) {
+            const std::size_t i = table.offset + row * 32 + j;
+            changed += run.model().parameters()[i] != before[i];
+        }
+        if (row <= 32) {
+            EXPECT_EQ(changed, 32u) << "row " << row;
+        } else {
+            EXPECT_EQ(changed, 0u) << "row " << row;
+        }
+    }
+}
+
 TEST(Extrapolation, TrainingIsDeterministicForASeed) {
     ExtrapolationOptions o;
     o.scheme = PositionScheme::rope;
