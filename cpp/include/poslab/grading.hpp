@@ -1,0 +1,94 @@
+#pragma once
+// Grading, the same in the page (formative feedback, through wasm) and in the
+// instructor's re-grade (poslab grade, natively): numbers with rtol/atol,
+// choices with partial credit, "make the lab show X" tasks re-run by the core,
+// hints after N wrong attempts, known mistakes, attempt limits, seeded
+// variants and content hashes. Exercises and answers are JSON values.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace poslab::grading {
+
+using json = nlohmann::json;
+
+// PrairieLearn's defaults.
+constexpr double kDefaultRtol = 1e-2;
+constexpr double kDefaultAtol = 1e-8;
+
+// |answer - expected| <= atol + rtol·|expected| (numpy.isclose's rule).
+bool is_close(double answer, double expected, double rtol = kDefaultRtol, double atol = kDefaultAtol);
+
+// A number as a student types it: full-width digits, signs and point
+// (０．６７０), the Unicode minus (−), spaces around; nothing else. nullopt if
+// it is not a number (which costs the student no attempt).
+std::optional<double> parse_number(const std::string& text);
+
+// The exercise with every number as a double and keys sorted, as text: equal
+// for the same file parsed by js-yaml in the page and by yaml-cpp natively.
+std::string canonical_json(const json& exercise);
+// 16 hex digits (FNV-1a 64 of canonical_json).
+std::string content_hash(const json& exercise);
+// A 32-bit seed from (learner id, exercise id, content hash).
+std::uint32_t variant_seed(const std::string& learner, const std::string& exercise_id,
+                           const std::string& content_hash);
+
+// The exercise's `variants` drawn from the seed: {"name": value, …}.
+//   {kind: integer, min, max} · {kind: choice, options: [...]} ·
+//   {kind: vector, length, min, max, step} · {kind: permutation, length}
+json make_variant(const json& exercise, std::uint32_t seed);
+
+// Replaces "$name" strings in args by the variant's value, else the lab
+// state's (the page's current sentence, D, scheme…); {ja, en} objects by the
+// language's text. Unknown names throw.
+json substitute(const json& args, const json& variant, const json& lab, const std::string& lang);
+
+// The number an `expect` ({call, args, pick}) asks for.
+double expected_number(const json& expect, const json& variant, const json& lab, const std::string& lang);
+
+// Every question (numeric, choice, task block) of an exercise, in order.
+std::vector<json> questions(const json& exercise);
+const json& find_question(const json& exercise, const std::string& question_id);
+double question_points(const json& question);  // `points`, default 1
+
+struct AttemptResult {
+    std::string status;            // "correct", "partial", "incorrect" or "malformed"
+    double score = 0.0;            // 0…1
+    std::vector<bool> parts;       // per field (numeric) or per option (choice)
+    std::optional<json> feedback;  // {ja, en} of a matched known mistake, or of the wrong choice
+    std::string message;           // what is malformed, for "malformed"
+    std::vector<double> expected;  // numeric: the values (for showing after the last attempt)
+};
+
+// One attempt at one question. answer: numeric → array of strings as typed;
+// choice → array of option ids; task → the lab options the student set (an
+// object), merged over the task's fixed args and re-run.
+AttemptResult check_attempt(const json& question, const json& answer, const json& variant, const json& lab,
+                            const std::string& lang = "ja");
+
+struct Attempt {
+    json answer;
+    json lab = json::object();
+};
+
+struct QuestionGrade {
+    std::string id;
+    double points = 0.0, max = 0.0;
+    int attempts = 0;        // counted (malformed ones are not)
+    int ignored = 0;         // past max_attempts
+    bool solved = false;
+    int hints_unlocked = 0;  // hints whose `after` wrong attempts have been made
+};
+
+// Best score over the counted attempts (at most max_attempts of them).
+QuestionGrade grade_question(const json& question, const std::vector<Attempt>& attempts, const json& variant,
+                             const std::string& lang = "ja");
+
+// Hints visible after `wrong` wrong attempts: `hints: [{after, text}]`, or the
+// single `hint` (after 1).
+std::vector<json> unlocked_hints(const json& question, int wrong);
+
+}  // namespace poslab::grading

@@ -1,0 +1,329 @@
+#include "poslab/api_json.hpp"
+
+#include <cmath>
+#include <set>
+
+#include "poslab/errors.hpp"
+#include "poslab/experiments.hpp"
+#include "poslab/model.hpp"
+#include "poslab/tokenizer.hpp"
+
+namespace poslab {
+namespace {
+
+using json = nlohmann::json;
+
+std::string describe(const json& v) {
+    if (v.is_null()) return "null";
+    if (v.is_string()) return "the string \"" + v.get<std::string>() + "\"";
+    if (v.is_array()) return "an array";
+    if (v.is_object()) return "an object";
+    if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+    return "the number " + v.dump();
+}
+
+// Strict reading of one options object (the JSON twin of the wasm binding's).
+class JsonOptions {
+public:
+    JsonOptions(const json& obj, std::string what, const std::set<std::string>& allowed)
+        : obj_(obj), what_(std::move(what)) {
+        if (!obj.is_object()) throw InvalidArgument("bad_options", what_ + " takes an options object, got " + describe(obj));
+        for (const auto& [key, value] : obj.items()) {
+            (void)value;
+            if (!allowed.count(key)) {
+                std::string list;
+                for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+                throw InvalidArgument("unknown_option",
+                                      "unknown option '" + key + "' for " + what_ + "; allowed: " + list,
+                                      {{"option", key}});
+            }
+        }
+    }
+    bool has(const char* key) const { return obj_.contains(key); }
+    const json& get(const char* key) const { return obj_.at(key); }
+
+    InvalidArgument type_error(const std::string& key, const json& v, const std::string& expected) const {
+        return InvalidArgument("bad_option_type", what_ + ": " + key + " must be " + expected + ", got " + describe(v),
+                               {{"option", key}});
+    }
+    std::string string(const char* key, const std::string& fallback) const {
+        if (!has(key)) return fallback;
+        if (!get(key).is_string()) throw type_error(key, get(key), "a string");
+        return get(key).get<std::string>();
+    }
+    bool boolean(const char* key, bool fallback) const {
+        if (!has(key)) return fallback;
+        if (!get(key).is_boolean()) throw type_error(key, get(key), "true or false");
+        return get(key).get<bool>();
+    }
+    double number(const char* key, double fallback) const {
+        if (!has(key)) return fallback;
+        if (!get(key).is_number()) throw type_error(key, get(key), "a finite number");
+        return get(key).get<double>();
+    }
+    static std::size_t whole_of(const json& v, const std::string& name, double max, const std::string& what) {
+        const double d = v.is_number() ? v.get<double>() : -1.0;
+        if (!v.is_number() || d < 0 || d != std::floor(d) || d > max)
+            throw InvalidArgument("bad_option_type", what + ": " + name + " must be a whole number" +
+                                                         (max < 9.0e15 ? " from 0 to " + json(std::uint64_t(max)).dump()
+                                                                       : std::string(" (0 or more)")) +
+                                                         ", got " + describe(v),
+                                  {{"option", name}});
+        return static_cast<std::size_t>(d);
+    }
+    std::size_t whole(const char* key, std::size_t fallback, double max = 9007199254740991.0) const {
+        return has(key) ? whole_of(get(key), key, max, what_) : fallback;
+    }
+    std::uint32_t seed(const char* key, std::uint32_t fallback) const {
+        return static_cast<std::uint32_t>(whole(key, fallback, 4294967295.0));
+    }
+    std::vector<double> numbers(const char* key) const {
+        const json& v = get(key);
+        if (!v.is_array()) throw type_error(key, v, "an array of numbers");
+        std::vector<double> out;
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            if (!v[i].is_number()) throw type_error(std::string(key) + "[" + std::to_string(i) + "]", v[i], "a number");
+            out.push_back(v[i].get<double>());
+        }
+        return out;
+    }
+    std::vector<std::size_t> wholes(const char* key) const {
+        const json& v = get(key);
+        if (!v.is_array()) throw type_error(key, v, "an array of whole numbers");
+        std::vector<std::size_t> out;
+        for (std::size_t i = 0; i < v.size(); ++i)
+            out.push_back(whole_of(v[i], std::string(key) + "[" + std::to_string(i) + "]", 9007199254740991.0, what_));
+        return out;
+    }
+    std::vector<std::string> strings(const char* key) const {
+        const json& v = get(key);
+        if (!v.is_array()) throw type_error(key, v, "an array of strings");
+        std::vector<std::string> out;
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            if (!v[i].is_string()) throw type_error(std::string(key) + "[" + std::to_string(i) + "]", v[i], "a string");
+            out.push_back(v[i].get<std::string>());
+        }
+        return out;
+    }
+    std::vector<std::vector<double>> rows(const char* key) const {
+        const json& v = get(key);
+        if (v.is_object() && v.contains("shape")) {
+            JsonOptions m(v, key, {"shape", "data"});
+            const auto shape = m.wholes("shape");
+            const auto data = m.numbers("data");
+            if (shape.size() != 2 || shape[0] * shape[1] != data.size())
+                throw InvalidArgument("bad_matrix", std::string(key) + ": shape and data do not agree");
+            std::vector<std::vector<double>> out(shape[0]);
+            for (std::size_t r = 0; r < shape[0]; ++r)
+                out[r].assign(data.begin() + r * shape[1], data.begin() + (r + 1) * shape[1]);
+            return out;
+        }
+        if (!v.is_array()) throw type_error(key, v, "an array of rows (arrays of numbers) or a Matrix");
+        std::vector<std::vector<double>> out;
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            const std::string name = std::string(key) + "[" + std::to_string(i) + "]";
+            if (!v[i].is_array()) throw type_error(name, v[i], "an array of numbers");
+            std::vector<double> row;
+            for (std::size_t j = 0; j < v[i].size(); ++j) {
+                if (!v[i][j].is_number())
+                    throw type_error(name + "[" + std::to_string(j) + "]", v[i][j], "a number");
+                row.push_back(v[i][j].get<double>());
+            }
+            out.push_back(std::move(row));
+        }
+        return out;
+    }
+
+private:
+    const json& obj_;
+    std::string what_;
+};
+
+const std::set<std::string> kForwardKeys = {"text", "tokens", "vectors", "pe", "causal", "dModel", "heads",
+                                            "weights", "seed", "maxPositions", "base", "combine",
+                                            "positionOffset", "returnAttention"};
+
+ForwardOptions forward_options(const JsonOptions& in) {
+    ForwardOptions o;
+    if (in.has("text")) o.text = in.string("text", "");
+    if (in.has("tokens")) o.tokens = in.strings("tokens");
+    if (in.has("vectors")) o.vectors = in.rows("vectors");
+    o.pe = parse_position_scheme(in.string("pe", "none"));
+    o.causal = in.boolean("causal", o.causal);
+    o.d_model = in.whole("dModel", o.d_model);
+    o.heads = in.whole("heads", o.heads);
+    o.weights = parse_weights_kind(in.string("weights", "random"));
+    o.seed = in.seed("seed", o.seed);
+    o.max_positions = in.whole("maxPositions", o.max_positions);
+    o.base = in.number("base", o.base);
+    o.combine = parse_combine(in.string("combine", "add"));
+    o.position_offset = in.whole("positionOffset", o.position_offset);
+    o.return_attention = in.boolean("returnAttention", o.return_attention);
+    return o;
+}
+
+template <class Tensor>
+json matrix(const Tensor& t) {
+    json shape = json::array();
+    for (std::size_t i = 0; i < t.dimension(); ++i) shape.push_back(t.shape(i));
+    json data = json::array();
+    for (float v : t) data.push_back(std::isfinite(v) ? json(static_cast<double>(v)) : json(nullptr));
+    return {{"shape", shape}, {"data", data}};
+}
+
+json forward_result(const ForwardResult& r) {
+    return {{"tokens", r.tokens},
+            {"input", matrix(r.input)},
+            {"positional", matrix(r.positional)},
+            {"hidden", matrix(r.hidden)},
+            {"attention", r.attention.size() > 0 ? matrix(r.attention) : json(nullptr)},
+            {"output", matrix(r.output)}};
+}
+
+std::vector<float> floats(const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); }
+
+json call_forward(const json& args) { return forward_result(forward(forward_options(JsonOptions(args, "forward", kForwardKeys)))); }
+
+json call_encoding(const json& args) {
+    JsonOptions in(args, "encoding", {"scheme", "length", "dModel", "base", "seed", "maxPositions", "positionOffset"});
+    EncodingOptions o;
+    o.scheme = parse_position_scheme(in.string("scheme", "sinusoidal"));
+    o.length = in.whole("length", o.length);
+    o.d_model = in.whole("dModel", o.d_model);
+    o.base = in.number("base", o.base);
+    o.seed = in.seed("seed", o.seed);
+    o.max_positions = in.whole("maxPositions", o.max_positions);
+    o.position_offset = in.whole("positionOffset", o.position_offset);
+    return {{"encoding", matrix(encoding(o))}};
+}
+
+json call_tokenize(const json& args) {
+    if (!args.is_string()) throw InvalidArgument("bad_option_type", "tokenize takes a string, got " + describe(args));
+    return tokenize(args.get<std::string>());
+}
+
+json call_permutation_check(const json& args) {
+    std::set<std::string> keys = kForwardKeys;
+    keys.insert("permutation");
+    JsonOptions in(args, "permutationCheck", keys);
+    if (!in.has("permutation"))
+        throw InvalidArgument("bad_permutation", "permutationCheck needs permutation, e.g. [1, 0, 2]");
+    const PermutationCheck c = permutation_check(forward_options(in), in.wholes("permutation"));
+    return {{"permutation", c.permutation},
+            {"original", forward_result(c.original)},
+            {"permuted", forward_result(c.permuted)},
+            {"maxAbsDiff", c.max_abs_diff}};
+}
+
+json call_attention_steps(const json& args) {
+    std::set<std::string> keys = kForwardKeys;
+    keys.insert("scale");
+    JsonOptions in(args, "attentionSteps", keys);
+    const AttentionSteps st = attention_steps(forward_options(in), parse_score_scale(in.string("scale", "sqrt_dk")));
+    json out = forward_result(st.forward);
+    out["dots"] = matrix(st.dots);
+    out["scores"] = matrix(st.scores);
+    out["weights"] = matrix(st.weights);
+    out["stepOutput"] = matrix(st.output);
+    return out;
+}
+
+json call_rope_check(const json& args) {
+    JsonOptions in(args, "ropeCheck", {"dHead", "m", "n", "shift", "seed", "base", "q", "k"});
+    for (const char* key : {"m", "n", "shift"})
+        if (!in.has(key)) throw InvalidArgument("missing_option", std::string("ropeCheck needs ") + key);
+    const RopeCheck r = rope_relative_check(in.whole("dHead", 8), in.whole("m", 0), in.whole("n", 0),
+                                            in.whole("shift", 0), in.seed("seed", 0), in.number("base", kDefaultBase),
+                                            in.has("q") ? floats(in.numbers("q")) : std::vector<float>{},
+                                            in.has("k") ? floats(in.numbers("k")) : std::vector<float>{});
+    return {{"score", r.score}, {"shiftedScore", r.shifted_score}, {"diff", r.diff}, {"q", r.q}, {"k", r.k}};
+}
+
+json call_shift_matrix(const json& args) {
+    JsonOptions in(args, "shiftMatrix", {"shift", "dModel", "base"});
+    if (!in.has("shift")) throw InvalidArgument("missing_option", "shiftMatrix needs shift");
+    return {{"matrix", matrix(sinusoidal_shift_matrix(in.whole("shift", 0), in.whole("dModel", 8),
+                                                     in.number("base", kDefaultBase)))}};
+}
+
+json call_similarity(const json& args) {
+    JsonOptions in(args, "similarity", {"scheme", "length", "dModel", "base", "seed", "maxPositions", "heads"});
+    if (!in.has("scheme") || !in.has("length"))
+        throw InvalidArgument("missing_option", "similarity needs scheme and length");
+    return {{"similarity", matrix(position_similarity(parse_position_scheme(in.string("scheme", "")),
+                                                      in.whole("length", 0), in.whole("dModel", 8),
+                                                      in.number("base", kDefaultBase), in.seed("seed", 0),
+                                                      in.whole("maxPositions", kDefaultMaxPositions),
+                                                      in.whole("heads", 1)))}};
+}
+
+json call_alibi_slopes(const json& args) {
+    return alibi_slopes(JsonOptions::whole_of(args, "heads", double(kMaxDModel), "alibiSlopes"));
+}
+
+json call_rope_rotate(const json& args) {
+    JsonOptions in(args, "ropeRotate", {"vector", "position", "base"});
+    if (!in.has("vector") || !in.has("position"))
+        throw InvalidArgument("missing_option", "ropeRotate needs vector and position");
+    const std::vector<double> v = in.numbers("vector");
+    xt::xtensor<float, 2> x({1, v.size()});
+    std::copy(v.begin(), v.end(), x.begin());
+    apply_rope(x, 1, in.number("base", kDefaultBase), {in.whole("position", 0, double(kMaxPosition - 1))});
+    return std::vector<float>(x.begin(), x.end());
+}
+
+struct Entry {
+    const char* name;
+    json (*fn)(const json&);
+};
+const Entry kFunctions[] = {
+    {"forward", call_forward},           {"encoding", call_encoding},
+    {"tokenize", call_tokenize},         {"permutationCheck", call_permutation_check},
+    {"attentionSteps", call_attention_steps}, {"ropeCheck", call_rope_check},
+    {"shiftMatrix", call_shift_matrix},  {"similarity", call_similarity},
+    {"alibiSlopes", call_alibi_slopes},  {"ropeRotate", call_rope_rotate},
+};
+
+}  // namespace
+
+const std::vector<std::string>& json_api_functions() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> n;
+        for (const Entry& e : kFunctions) n.push_back(e.name);
+        return n;
+    }();
+    return names;
+}
+
+nlohmann::json call_json(const std::string& function, const nlohmann::json& args) {
+    for (const Entry& e : kFunctions)
+        if (function == e.name) return e.fn(args);
+    std::string list;
+    for (const auto& n : json_api_functions()) list += (list.empty() ? "" : ", ") + n;
+    throw InvalidArgument("unknown_function", "unknown core function '" + function + "'; allowed: " + list,
+                          {{"value", function}});
+}
+
+const nlohmann::json& json_at_path(const nlohmann::json& value, const std::string& path) {
+    const json* node = &value;
+    std::size_t start = 0;
+    while (start <= path.size()) {
+        const std::size_t dot = std::min(path.find('.', start), path.size());
+        const std::string part = path.substr(start, dot - start);
+        const json* next = nullptr;
+        if (node->is_object() && node->contains(part)) {
+            next = &(*node)[part];
+        } else if (node->is_array() && !part.empty() && part.find_first_not_of("0123456789") == std::string::npos &&
+                   std::stoull(part) < node->size()) {
+            next = &(*node)[std::stoull(part)];
+        }
+        if (!next)
+            throw InvalidArgument("bad_path", "path '" + path + "': there is no '" + part + "' in the result",
+                                  {{"path", path}});
+        node = next;
+        start = dot + 1;
+    }
+    return *node;
+}
+
+}  // namespace poslab

@@ -1,0 +1,373 @@
+#include "poslab/grading.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <regex>
+#include <set>
+
+#include "poslab/api_json.hpp"
+#include "poslab/errors.hpp"
+#include "poslab/random.hpp"
+
+namespace poslab::grading {
+namespace {
+
+// Decodes one UTF-8 code point at s[i] (the text is known to be UTF-8 when it
+// comes from JSON); returns it and advances i.
+char32_t next_code_point(const std::string& s, std::size_t& i) {
+    const unsigned char b = static_cast<unsigned char>(s[i]);
+    int len = b < 0x80 ? 1 : (b & 0xE0) == 0xC0 ? 2 : (b & 0xF0) == 0xE0 ? 3 : (b & 0xF8) == 0xF0 ? 4 : 1;
+    if (i + len > s.size()) len = 1;
+    char32_t cp = len == 1 ? b : len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
+    for (int k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    i += len;
+    return cp;
+}
+
+json to_doubles(const json& v) {
+    if (v.is_number()) return json(v.get<double>());
+    if (v.is_array()) {
+        json a = json::array();
+        for (const auto& e : v) a.push_back(to_doubles(e));
+        return a;
+    }
+    if (v.is_object()) {
+        json o = json::object();
+        for (const auto& [k, e] : v.items()) o[k] = to_doubles(e);
+        return o;
+    }
+    return v;
+}
+
+std::string hex64(std::uint64_t h) {
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return buf;
+}
+
+bool is_text(const json& v) {
+    return v.is_object() && v.size() == 2 && v.contains("ja") && v.contains("en") && v["ja"].is_string() &&
+           v["en"].is_string();
+}
+
+InvalidArgument exercise_error(const std::string& what) {
+    return InvalidArgument("bad_exercise", what);
+}
+
+std::pair<double, double> tolerance_of(const json& question) {
+    double rtol = kDefaultRtol, atol = kDefaultAtol;
+    if (question.contains("tolerance")) {
+        const json& t = question["tolerance"];
+        if (t.contains("rtol")) rtol = t["rtol"].get<double>();
+        if (t.contains("atol")) atol = t["atol"].get<double>();
+        // Giving only atol means "absolute only", as the exercise files read.
+        if (t.contains("atol") && !t.contains("rtol")) rtol = 0.0;
+    }
+    return {rtol, atol};
+}
+
+AttemptResult malformed(const std::string& message) {
+    AttemptResult r;
+    r.status = "malformed";
+    r.message = message;
+    return r;
+}
+
+void set_status(AttemptResult& r, std::size_t right, std::size_t total) {
+    r.status = right == total ? "correct" : right == 0 ? "incorrect" : "partial";
+}
+
+AttemptResult check_numeric(const json& q, const json& answer, const json& variant, const json& lab,
+                            const std::string& lang) {
+    const json& fields = q.at("fields");
+    if (!answer.is_array() || answer.size() != fields.size())
+        return malformed("this question takes " + std::to_string(fields.size()) + " number" +
+                         (fields.size() == 1 ? "" : "s"));
+    std::vector<double> typed;
+    for (std::size_t i = 0; i < answer.size(); ++i) {
+        std::optional<double> v;
+        if (answer[i].is_string()) v = parse_number(answer[i].get<std::string>());
+        else if (answer[i].is_number()) v = answer[i].get<double>();
+        if (!v || !std::isfinite(*v)) {
+            const std::string shown = answer[i].is_string() ? answer[i].get<std::string>() : answer[i].dump();
+            return malformed(shown.empty() ? "field " + std::to_string(i + 1) + " is empty"
+                                           : "field " + std::to_string(i + 1) + ": '" + shown + "' is not a number");
+        }
+        typed.push_back(*v);
+    }
+    const auto [rtol, atol] = tolerance_of(q);
+    AttemptResult r;
+    std::size_t right = 0;
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        const double want = expected_number(fields[i].at("expect"), variant, lab, lang);
+        r.expected.push_back(want);
+        r.parts.push_back(is_close(typed[i], want, rtol, atol));
+        right += r.parts.back();
+    }
+    r.score = double(right) / double(fields.size());
+    set_status(r, right, fields.size());
+    if (r.status != "correct" && q.contains("mistakes")) {
+        for (const json& m : q["mistakes"]) {
+            const json& pins = m.at("expect");
+            bool any = false, all = true;
+            for (std::size_t i = 0; i < pins.size() && i < typed.size(); ++i) {
+                if (pins[i].is_null()) continue;
+                any = true;
+                if (!is_close(typed[i], expected_number(pins[i], variant, lab, lang), rtol, atol)) all = false;
+            }
+            if (any && all) {
+                r.feedback = m.at("feedback");
+                break;
+            }
+        }
+    }
+    return r;
+}
+
+AttemptResult check_choice(const json& q, const json& answer) {
+    const json& options = q.at("options");
+    std::set<std::string> ids, want, got;
+    for (const json& o : options) ids.insert(o.at("id").get<std::string>());
+    for (const json& a : q.at("answer")) want.insert(a.get<std::string>());
+    const bool multiple = q.value("multiple", false);
+    if (!answer.is_array()) return malformed("choose " + std::string(multiple ? "one or more options" : "one option"));
+    for (const json& a : answer) {
+        if (!a.is_string() || !ids.count(a.get<std::string>()))
+            return malformed("'" + (a.is_string() ? a.get<std::string>() : a.dump()) + "' is not one of the options");
+        got.insert(a.get<std::string>());
+    }
+    if (got.empty()) return malformed("choose an option");
+    if (!multiple && got.size() > 1) return malformed("choose only one option");
+    AttemptResult r;
+    std::size_t right_chosen = 0, wrong_chosen = 0, parts_right = 0;
+    for (const json& o : options) {
+        const std::string id = o["id"].get<std::string>();
+        const bool chosen = got.count(id) != 0, should = want.count(id) != 0;
+        r.parts.push_back(chosen == should);
+        parts_right += chosen == should;
+        right_chosen += chosen && should;
+        wrong_chosen += chosen && !should;
+        if (chosen && !should && !r.feedback && o.contains("why")) r.feedback = o["why"];
+    }
+    // Partial credit for multiple choice: each right choice earns 1/|answer|,
+    // each wrong one takes 1/|answer| away, never below 0.
+    if (multiple) r.score = std::max(0.0, (double(right_chosen) - double(wrong_chosen)) / double(want.size()));
+    else r.score = wrong_chosen == 0 && right_chosen == 1 ? 1.0 : 0.0;
+    const bool exact = parts_right == options.size();
+    r.status = exact ? "correct" : r.score > 0 ? "partial" : "incorrect";
+    if (exact) r.score = 1.0;
+    return r;
+}
+
+AttemptResult check_task(const json& q, const json& answer, const json& variant, const json& lab,
+                         const std::string& lang) {
+    const json& c = q.at("condition");
+    if (!c.contains("call"))
+        throw exercise_error("task '" + q.value("id", "?") + "': its condition needs a core call to re-run");
+    if (!answer.is_object()) return malformed("a task's answer is the lab settings it was solved with (an object)");
+    json args = substitute(c.value("args", json::object()), variant, lab, lang);
+    std::set<std::string> free;
+    for (const json& k : c.value("free", json::array())) free.insert(k.get<std::string>());
+    for (const auto& [key, value] : answer.items()) {
+        if (!free.count(key)) {
+            std::string list;
+            for (const auto& f : free) list += (list.empty() ? "" : ", ") + f;
+            return malformed("the task cannot set '" + key + "'" + (list.empty() ? "" : "; it sets only " + list));
+        }
+        args[key] = value;
+    }
+    bool failed = false;
+    json result;
+    try {
+        result = call_json(c.at("call").get<std::string>(), args);
+    } catch (const std::exception&) {
+        failed = true;
+    }
+    bool ok = false;
+    if (c.contains("is_error")) {
+        ok = failed == c["is_error"].get<bool>();
+    } else if (!failed) {
+        const json& v = json_at_path(result, c.at("path").get<std::string>());
+        if (c.contains("equals")) ok = to_doubles(v) == to_doubles(c["equals"]);
+        else if (c.contains("gt")) ok = v.is_number() && v.get<double>() > c["gt"].get<double>();
+        else if (c.contains("lt")) ok = v.is_number() && v.get<double>() < c["lt"].get<double>();
+    }
+    AttemptResult r;
+    r.score = ok ? 1.0 : 0.0;
+    r.status = ok ? "correct" : "incorrect";
+    r.parts = {ok};
+    return r;
+}
+
+}  // namespace
+
+bool is_close(double answer, double expected, double rtol, double atol) {
+    if (!std::isfinite(answer) || !std::isfinite(expected)) return false;
+    return std::fabs(answer - expected) <= atol + rtol * std::fabs(expected);
+}
+
+std::optional<double> parse_number(const std::string& text) {
+    std::string ascii;
+    for (std::size_t i = 0; i < text.size();) {
+        const char32_t c = next_code_point(text, i);
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0x3000 || c == 0x00A0) continue;
+        if (c >= 0xFF10 && c <= 0xFF19) ascii += char('0' + (c - 0xFF10));
+        else if (c == 0xFF0E) ascii += '.';
+        else if (c == 0xFF0B) ascii += '+';
+        else if (c == 0xFF0D || c == 0x2212 || c == 0x2012 || c == 0x2013 || c == 0x2014 || c == 0xFE63) ascii += '-';
+        else if (c == 0xFF45 || c == 0xFF25) ascii += 'e';
+        else if (c < 0x80) ascii += static_cast<char>(c);
+        else return std::nullopt;
+    }
+    static const std::regex number(R"(^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$)");
+    if (!std::regex_match(ascii, number)) return std::nullopt;
+    const double v = std::strtod(ascii.c_str(), nullptr);
+    if (!std::isfinite(v)) return std::nullopt;
+    return v;
+}
+
+std::string canonical_json(const json& exercise) { return to_doubles(exercise).dump(); }
+
+std::string content_hash(const json& exercise) { return hex64(hash_string(canonical_json(exercise))); }
+
+std::uint32_t variant_seed(const std::string& learner, const std::string& exercise_id, const std::string& hash) {
+    const std::uint64_t h = hash_string(learner + '\x1f' + exercise_id + '\x1f' + hash);
+    return static_cast<std::uint32_t>(h ^ (h >> 32));
+}
+
+json make_variant(const json& exercise, std::uint32_t seed) {
+    json out = json::object();
+    if (!exercise.contains("variants")) return out;
+    Rng rng(mix_seed(seed, 0x7a1a47ull));
+    auto below = [&](std::uint64_t n) { return static_cast<std::uint64_t>(rng.uniform() * double(n)) % n; };
+    for (const auto& [name, spec] : exercise["variants"].items()) {  // sorted by name: reproducible
+        const std::string kind = spec.value("kind", "");
+        if (kind == "integer") {
+            const long long lo = spec.at("min").get<long long>(), hi = spec.at("max").get<long long>();
+            if (hi < lo) throw exercise_error("variant '" + name + "': max is below min");
+            out[name] = lo + static_cast<long long>(below(static_cast<std::uint64_t>(hi - lo + 1)));
+        } else if (kind == "choice") {
+            const json& options = spec.at("options");
+            if (!options.is_array() || options.empty()) throw exercise_error("variant '" + name + "': no options");
+            out[name] = options[below(options.size())];
+        } else if (kind == "vector") {
+            const double lo = spec.at("min").get<double>(), hi = spec.at("max").get<double>();
+            const double step = spec.value("step", 1.0);
+            const std::size_t length = spec.at("length").get<std::size_t>();
+            if (!(step > 0) || hi < lo) throw exercise_error("variant '" + name + "': needs min <= max and step > 0");
+            const std::uint64_t count = static_cast<std::uint64_t>(std::floor((hi - lo) / step + 1e-9)) + 1;
+            json v = json::array();
+            for (std::size_t i = 0; i < length; ++i) v.push_back(lo + step * double(below(count)));
+            out[name] = v;
+        } else if (kind == "permutation") {
+            const std::size_t n = spec.at("length").get<std::size_t>();
+            std::vector<std::size_t> p(n);
+            for (std::size_t i = 0; i < n; ++i) p[i] = i;
+            for (std::size_t i = n; i > 1; --i) std::swap(p[i - 1], p[below(i)]);  // Fisher–Yates
+            out[name] = p;
+        } else {
+            throw exercise_error("variant '" + name + "' has unknown kind '" + kind +
+                                 "'; allowed: integer, choice, vector, permutation");
+        }
+    }
+    return out;
+}
+
+json substitute(const json& args, const json& variant, const json& lab, const std::string& lang) {
+    if (args.is_string()) {
+        const std::string s = args.get<std::string>();
+        if (s.size() > 1 && s[0] == '$') {
+            const std::string name = s.substr(1);
+            const json* value = variant.contains(name) ? &variant[name] : lab.contains(name) ? &lab[name] : nullptr;
+            if (!value) throw exercise_error("'" + s + "' names no variant and no lab value");
+            return substitute(*value, json::object(), json::object(), lang);
+        }
+        return args;
+    }
+    if (is_text(args)) return args[lang == "en" ? "en" : "ja"];
+    if (args.is_array()) {
+        json a = json::array();
+        for (const auto& e : args) a.push_back(substitute(e, variant, lab, lang));
+        return a;
+    }
+    if (args.is_object()) {
+        json o = json::object();
+        for (const auto& [k, e] : args.items()) o[k] = substitute(e, variant, lab, lang);
+        return o;
+    }
+    return args;
+}
+
+double expected_number(const json& expect, const json& variant, const json& lab, const std::string& lang) {
+    const std::string call = expect.at("call").get<std::string>();
+    const json result = call_json(call, substitute(expect.value("args", json::object()), variant, lab, lang));
+    const json& v = expect.contains("pick") ? json_at_path(result, expect["pick"].get<std::string>()) : result;
+    if (!v.is_number())
+        throw exercise_error("expect: " + call + " gave no number at '" + expect.value("pick", "") + "'");
+    return v.get<double>();
+}
+
+std::vector<json> questions(const json& exercise) {
+    std::vector<json> out;
+    for (const json& b : exercise.value("blocks", json::array())) {
+        const std::string type = b.value("type", "");
+        if (type == "numeric" || type == "choice" || type == "task") out.push_back(b);
+    }
+    return out;
+}
+
+const json& find_question(const json& exercise, const std::string& id) {
+    for (const json& b : exercise.at("blocks"))
+        if (b.value("id", "") == id && (b.value("type", "") == "numeric" || b.value("type", "") == "choice" ||
+                                        b.value("type", "") == "task"))
+            return b;
+    throw InvalidArgument("unknown_question", "exercise '" + exercise.value("id", "?") + "' has no question '" + id + "'",
+                          {{"question", id}});
+}
+
+double question_points(const json& q) { return q.value("points", 1.0); }
+
+AttemptResult check_attempt(const json& question, const json& answer, const json& variant, const json& lab,
+                            const std::string& lang) {
+    const std::string type = question.value("type", "");
+    if (type == "numeric") return check_numeric(question, answer, variant, lab, lang);
+    if (type == "choice") return check_choice(question, answer);
+    if (type == "task") return check_task(question, answer, variant, lab, lang);
+    throw exercise_error("'" + question.value("id", "?") + "' is not a question (type '" + type + "')");
+}
+
+std::vector<json> unlocked_hints(const json& q, int wrong) {
+    std::vector<json> out;
+    if (q.contains("hints"))
+        for (const json& h : q["hints"])
+            if (wrong >= h.value("after", 1)) out.push_back(h.at("text"));
+    if (q.contains("hint") && wrong >= q.value("hint_after", 1)) out.push_back(q["hint"]);
+    return out;
+}
+
+QuestionGrade grade_question(const json& question, const std::vector<Attempt>& attempts, const json& variant,
+                             const std::string& lang) {
+    QuestionGrade g;
+    g.id = question.value("id", "");
+    g.max = question_points(question);
+    const int limit = question.value("max_attempts", 0);  // 0: no limit
+    double best = 0.0;
+    int wrong = 0;
+    for (const Attempt& a : attempts) {
+        const AttemptResult r = check_attempt(question, a.answer, variant, a.lab, lang);
+        if (r.status == "malformed") continue;
+        if (limit > 0 && g.attempts >= limit) {
+            ++g.ignored;
+            continue;
+        }
+        ++g.attempts;
+        best = std::max(best, r.score);
+        if (r.status == "correct") g.solved = true;
+        else if (!g.solved) ++wrong;
+    }
+    g.points = best * g.max;
+    g.hints_unlocked = static_cast<int>(unlocked_hints(question, wrong).size());
+    return g;
+}
+
+}  // namespace poslab::grading
