@@ -171,6 +171,26 @@ int extrapolate(int argc, char** argv) {
                        {"summary", summary}});
 }
 
+// The core names options as the JS API does (testMax); on the command line
+// say --test-max instead.
+std::string with_flag_names(const std::exception& e) {
+    std::string message = e.what();
+    const ErrorParams params = error_params(e);
+    const auto field = params.find("field");
+    if (field == params.end() || message.rfind(field->second, 0) != 0) return message;
+    std::string flag = "--";
+    for (char c : field->second) {
+        if (c >= 'A' && c <= 'Z') {
+            flag += '-';
+            flag += char(c - 'A' + 'a');
+        } else {
+            flag += c;
+        }
+    }
+    if (flag == "--seed") flag = "--seeds entry";
+    return flag + message.substr(field->second.size());
+}
+
 }  // namespace
 }  // namespace poslab::cli
 
@@ -178,6 +198,6 @@ int poslab_cli_extrapolate(int argc, char** argv) {
     try {
         return poslab::cli::extrapolate(argc, argv);
     } catch (const std::exception& e) {
-        return poslab::cli::fail(e.what());
+        return poslab::cli::fail(poslab::cli::with_flag_names(e));
     }
 }

@@ -58,13 +58,14 @@ bad "scheme twice" "rope twice" --schemes rope,rope --steps 1
 bad "seed twice" "1 twice" --seeds 1,1 --steps 1
 bad "seed not a number" "--seeds" --seeds 1,x --steps 1
 bad "seed too large" "4294967295" --seeds 4294967296 --steps 1
-bad "steps 0" "steps must be an integer from 1 to 20000, got 0" --steps 0
+bad "steps 0" "--steps must be an integer from 1 to 20000, got 0" --steps 0
 bad "steps negative" "--steps" --steps -3
 bad "steps not a number" "--steps" --steps ten
-bad "test-max not past train-max" "testMax must be an integer from 17 to 96, got 16" --test-max 16 --steps 1
-bad "lr zero" "lr must be a number in (0, 1], got 0" --lr 0 --steps 1
+bad "test-max not past train-max" "--test-max must be an integer from 17 to 96, got 16" --test-max 16 --steps 1
+bad "d-model too large" "--d-model must be an integer from 2 to 64, got 100" --d-model 100 --steps 1
+bad "lr zero" "--lr must be a number in (0, 1], got 0" --lr 0 --steps 1
 bad "lr not a number" "--lr" --lr fast --steps 1
-bad "warmup past steps" "warmup must be an integer from 0 to 5, got 6" --steps 5 --warmup 6
+bad "warmup past steps" "--warmup must be an integer from 0 to 5, got 6" --steps 5 --warmup 6
 bad "heads not dividing" "heads must divide dModel" --heads 3 --steps 1
 bad "unknown flag" "unknown option --epochs" --epochs 3
 bad "stray word" "only --flags" learned --steps 1
