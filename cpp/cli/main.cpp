@@ -9,8 +9,8 @@
 #include "poslab/model.hpp"
 #include "poslab/tokenizer.hpp"
 
-int poslab_cli_extrapolate(int argc, char** argv) __attribute__((weak));
-int poslab_cli_grade(int argc, char** argv) __attribute__((weak));
+int poslab_cli_extrapolate(int argc, char** argv);  // extrapolate.cpp
+int poslab_cli_grade(int argc, char** argv);        // grade.cpp
 
 namespace poslab::cli {
 namespace {
@@ -30,7 +30,8 @@ const char* kUsage = R"(poslab — Position Lab's core on the command line (JSON
   poslab shift-matrix --shift K --d-model D [--base B]
   poslab similarity --scheme S --length L [--d-model D] [--base B] [--seed N] [--max-positions N] [--heads H]
   poslab extrapolate …   (train short, test long; poslab extrapolate --help)
-  poslab grade …         (re-grade submissions; poslab grade --help)
+  poslab grade --exercises DIR SUBMISSION.json… [--format csv|json]   (re-grade; poslab grade --help)
+  poslab exercise-info FILE…  ·  poslab variant --exercise FILE --learner ID
 
 Bad input: a one-line message on stderr, exit status 2.
 )";
@@ -199,7 +200,7 @@ int run(int argc, char** argv) {
     // Subcommands see their own name as argv[0].
     int sub_argc = argc - 1;
     char** sub_argv = argv + 1;
-    const bool delegated = cmd == "extrapolate" || cmd == "grade";
+    const bool delegated = cmd == "extrapolate" || cmd == "grade" || cmd == "exercise-info" || cmd == "variant";
     for (int i = 1; i < sub_argc && !delegated; ++i)
         if (std::string(sub_argv[i]) == "--help") {
             std::cout << kUsage;
@@ -214,14 +215,15 @@ int run(int argc, char** argv) {
         if (cmd == "rope-check") return cmd_rope_check(sub_argc, sub_argv);
         if (cmd == "shift-matrix") return cmd_shift_matrix(sub_argc, sub_argv);
         if (cmd == "similarity") return cmd_similarity(sub_argc, sub_argv);
-        if (cmd == "extrapolate" && poslab_cli_extrapolate) return poslab_cli_extrapolate(sub_argc, sub_argv);
-        if (cmd == "grade" && poslab_cli_grade) return poslab_cli_grade(sub_argc, sub_argv);
+        if (cmd == "extrapolate") return poslab_cli_extrapolate(sub_argc, sub_argv);
+        if ((cmd == "grade" || cmd == "exercise-info" || cmd == "variant"))
+            return poslab_cli_grade(sub_argc, sub_argv);
     } catch (const std::exception& e) {
         return fail(e.what());
     }
     return fail("unknown command '" + cmd +
                 "'; commands: forward, encoding, tokenize, permutation-check, attention-steps, rope-check, shift-matrix, "
-                "similarity, extrapolate, grade (poslab --help)");
+                "similarity, extrapolate, grade, exercise-info, variant (poslab --help)");
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <regex>
 #include <set>
 
@@ -345,8 +346,7 @@ std::vector<json> unlocked_hints(const json& q, int wrong) {
     return out;
 }
 
-QuestionGrade grade_question(const json& question, const std::vector<Attempt>& attempts, const json& variant,
-                             const std::string& lang) {
+QuestionGrade grade_question(const json& question, const std::vector<Attempt>& attempts, const json& variant) {
     QuestionGrade g;
     g.id = question.value("id", "");
     g.max = question_points(question);
@@ -354,7 +354,7 @@ QuestionGrade grade_question(const json& question, const std::vector<Attempt>& a
     double best = 0.0;
     int wrong = 0;
     for (const Attempt& a : attempts) {
-        const AttemptResult r = check_attempt(question, a.answer, variant, a.lab, lang);
+        const AttemptResult r = check_attempt(question, a.answer, variant, a.lab, a.lang);
         if (r.status == "malformed") continue;
         if (limit > 0 && g.attempts >= limit) {
             ++g.ignored;
@@ -368,6 +368,41 @@ QuestionGrade grade_question(const json& question, const std::vector<Attempt>& a
     g.points = best * g.max;
     g.hints_unlocked = static_cast<int>(unlocked_hints(question, wrong).size());
     return g;
+}
+
+json grade_exercise(const json& exercise, std::uint32_t seed, const json& attempts) {
+    if (!attempts.is_array()) throw InvalidArgument("bad_attempts", "attempts must be a list");
+    const json variant = make_variant(exercise, seed);
+    std::map<std::string, std::vector<Attempt>> by_question;
+    for (std::size_t i = 0; i < attempts.size(); ++i) {
+        const json& a = attempts[i];
+        if (!a.is_object() || !a.contains("question") || !a["question"].is_string() || !a.contains("answer"))
+            throw InvalidArgument("bad_attempts", "attempt " + std::to_string(i) + " needs a question id and an answer");
+        const std::string id = a["question"].get<std::string>();
+        find_question(exercise, id);  // throws for a question the exercise does not have
+        Attempt at;
+        at.answer = a["answer"];
+        if (a.contains("lab")) at.lab = a["lab"];
+        at.lang = a.value("lang", "ja") == "en" ? "en" : "ja";
+        by_question[id].push_back(std::move(at));
+    }
+    json out = {{"points", 0.0}, {"max", 0.0}, {"questions", json::array()}};
+    double points = 0, max = 0;
+    for (const json& q : questions(exercise)) {
+        const QuestionGrade g = grade_question(q, by_question[q.value("id", "")], variant);
+        points += g.points;
+        max += g.max;
+        out["questions"].push_back({{"id", g.id},
+                                    {"points", g.points},
+                                    {"max", g.max},
+                                    {"attempts", g.attempts},
+                                    {"ignored", g.ignored},
+                                    {"solved", g.solved},
+                                    {"hintsUnlocked", g.hints_unlocked}});
+    }
+    out["points"] = points;
+    out["max"] = max;
+    return out;
 }
 
 }  // namespace poslab::grading

@@ -14,6 +14,16 @@
   }
   function install(lab) {
     Object.keys(lab).forEach(function (key) {
+      if (key.indexOf('json_') === 0) {
+        var rawJson = lab[key];
+        lab[key.slice(5)] = function (options) {
+          var text = JSON.stringify(options === undefined ? null : options);
+          var record = JSON.parse(rawJson(text));
+          if (record.__poslab_error === true) throw toError(record);
+          return record.ok;
+        };
+        return;
+      }
       if (key.indexOf('raw_') !== 0 || key === 'raw_limits') return;
       var raw = lab[key];
       var name = key.slice(4);

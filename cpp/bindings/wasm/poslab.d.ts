@@ -152,6 +152,50 @@ export interface SimilarityOptions {
   heads?: number;
 }
 
+// Grading (the same rules as `poslab grade`; exercises are the parsed YAML).
+export type Exercise = Record<string, unknown>;
+export type Text = { ja: string; en: string };
+
+export interface CheckAttemptOptions {
+  exercise: Exercise;
+  question: string;
+  /** numeric: strings as typed; choice: option ids; task: the lab settings it was solved with. */
+  answer: string[] | Record<string, unknown>;
+  /** From variant(). */
+  variant?: Record<string, unknown>;
+  /** The lab's current values ($sentence, $d, …) named by `expect` args. */
+  lab?: Record<string, unknown>;
+  lang?: 'ja' | 'en';
+}
+
+export interface AttemptResult {
+  status: 'correct' | 'partial' | 'incorrect' | 'malformed';
+  /** 0…1 */
+  score: number;
+  /** Per field (numeric), per option (choice), or [ok] (task). */
+  parts: boolean[];
+  /** Numeric: the expected values. */
+  expected: number[];
+  /** For malformed: what was wrong (costs no attempt). */
+  message: string;
+  /** A matched known mistake's or a wrong choice's explanation. */
+  feedback: Text | null;
+}
+
+export interface Attempt {
+  question: string;
+  answer: unknown;
+  lab?: Record<string, unknown>;
+  lang?: 'ja' | 'en';
+  time?: string;
+}
+
+export interface ExerciseGrade {
+  points: number;
+  max: number;
+  questions: { id: string; points: number; max: number; attempts: number; ignored: number; solved: boolean; hintsUnlocked: number }[];
+}
+
 export interface Limits {
   maxTokens: number;
   maxPosition: number;
@@ -173,6 +217,14 @@ export interface PositionLab {
   /** [S, S] similarity of positions under a scheme (see experiments.hpp). */
   similarity(options: SimilarityOptions): { similarity: Matrix };
   alibiSlopes(heads: number): number[];
+  /** Any function above by name, over plain JSON (matrices' data as number arrays). */
+  callCore(options: { call: string; args?: unknown }): unknown;
+  contentHash(options: { exercise: Exercise }): string;
+  /** seed = 32-bit hash of (learner, exercise id, content hash); variant drawn from it. */
+  variant(options: { exercise: Exercise; learner: string }): { contentHash: string; seed: number; variant: Record<string, unknown> };
+  checkAttempt(options: CheckAttemptOptions): AttemptResult;
+  gradeExercise(options: { exercise: Exercise; seed: number; attempts: Attempt[] }): ExerciseGrade;
+  unlockedHints(options: { exercise: Exercise; question: string; wrong: number }): Text[];
   /** Rotates the pairs of `vector` as RoPE does at `position`. */
   ropeRotate(options: { vector: number[]; position: number; base?: number }): Float32Array;
 }

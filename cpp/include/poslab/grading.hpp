@@ -72,6 +72,7 @@ AttemptResult check_attempt(const json& question, const json& answer, const json
 struct Attempt {
     json answer;
     json lab = json::object();
+    std::string lang = "ja";
 };
 
 struct QuestionGrade {
@@ -84,8 +85,14 @@ struct QuestionGrade {
 };
 
 // Best score over the counted attempts (at most max_attempts of them).
-QuestionGrade grade_question(const json& question, const std::vector<Attempt>& attempts, const json& variant,
-                             const std::string& lang = "ja");
+QuestionGrade grade_question(const json& question, const std::vector<Attempt>& attempts, const json& variant);
+
+// One exercise's attempts, as a submission stores them: [{question, answer,
+// lab?, lang?, time?}, …] in the order made. Returns {points, max, questions:
+// [{id, points, max, attempts, ignored, solved, hintsUnlocked}]}; a question
+// nobody attempted scores 0 of its points. An attempt naming no question of
+// the exercise throws.
+json grade_exercise(const json& exercise, std::uint32_t seed, const json& attempts);
 
 // Hints visible after `wrong` wrong attempts: `hints: [{after, text}]`, or the
 // single `hint` (after 1).

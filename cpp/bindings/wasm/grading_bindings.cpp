@@ -1,0 +1,93 @@
+// Grading for the page: the same functions poslab grade uses, over JSON text
+// (small values; api.js stringifies and parses). Each returns either the
+// result or an error record, which api.js turns into a thrown Error.
+#include <emscripten/bind.h>
+
+#include "poslab/api_json.hpp"
+#include "poslab/errors.hpp"
+#include "poslab/grading.hpp"
+
+namespace poslab::wasm {
+namespace {
+
+using nlohmann::json;
+namespace g = poslab::grading;
+
+template <class F>
+std::string json_guarded(const std::string& args_text, F&& f) {
+    try {
+        const json args = json::parse(args_text);
+        return json{{"ok", f(args)}}.dump();
+    } catch (const std::exception& e) {
+        json params = json::object();
+        for (const auto& [k, v] : error_params(e)) params[k] = v;
+        const std::string code = error_code(e);
+        return json{{"__poslab_error", true}, {"message", e.what()}, {"code", code.empty() ? "error" : code}, {"params", params}}
+            .dump();
+    }
+}
+
+const json& field(const json& args, const char* key) {
+    if (!args.is_object() || !args.contains(key))
+        throw InvalidArgument("missing_option", std::string("missing option '") + key + "'");
+    return args.at(key);
+}
+
+std::string call_core(const std::string& a) {
+    return json_guarded(a, [](const json& args) {
+        return call_json(field(args, "call").get<std::string>(), args.value("args", json::object()));
+    });
+}
+
+std::string content_hash(const std::string& a) {
+    return json_guarded(a, [](const json& args) { return g::content_hash(field(args, "exercise")); });
+}
+
+std::string variant(const std::string& a) {
+    return json_guarded(a, [](const json& args) {
+        const json& ex = field(args, "exercise");
+        const std::string hash = g::content_hash(ex);
+        const std::uint32_t seed = g::variant_seed(field(args, "learner").get<std::string>(), ex.value("id", ""), hash);
+        return json{{"contentHash", hash}, {"seed", seed}, {"variant", g::make_variant(ex, seed)}};
+    });
+}
+
+std::string check_attempt(const std::string& a) {
+    return json_guarded(a, [](const json& args) {
+        const json& ex = field(args, "exercise");
+        const json& q = g::find_question(ex, field(args, "question").get<std::string>());
+        const std::string lang = args.value("lang", "ja");
+        const g::AttemptResult r = g::check_attempt(q, field(args, "answer"), args.value("variant", json::object()),
+                                                    args.value("lab", json::object()), lang);
+        json out = {{"status", r.status}, {"score", r.score}, {"parts", r.parts}, {"expected", r.expected},
+                    {"message", r.message}, {"feedback", r.feedback ? *r.feedback : json(nullptr)}};
+        return out;
+    });
+}
+
+std::string grade_exercise(const std::string& a) {
+    return json_guarded(a, [](const json& args) {
+        return g::grade_exercise(field(args, "exercise"), field(args, "seed").get<std::uint32_t>(),
+                                 field(args, "attempts"));
+    });
+}
+
+std::string unlocked_hints(const std::string& a) {
+    return json_guarded(a, [](const json& args) {
+        const json& q = g::find_question(field(args, "exercise"), field(args, "question").get<std::string>());
+        return g::unlocked_hints(q, field(args, "wrong").get<int>());
+    });
+}
+
+}  // namespace
+}  // namespace poslab::wasm
+
+EMSCRIPTEN_BINDINGS(poslab_grading) {
+    using namespace poslab::wasm;
+    emscripten::function("json_callCore", &call_core);
+    emscripten::function("json_contentHash", &content_hash);
+    emscripten::function("json_variant", &variant);
+    emscripten::function("json_checkAttempt", &check_attempt);
+    emscripten::function("json_gradeExercise", &grade_exercise);
+    emscripten::function("json_unlockedHints", &unlocked_hints);
+}

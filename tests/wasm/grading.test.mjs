@@ -1,0 +1,108 @@
+// Grading in wasm (what the page uses) against poslab grade (what the
+// instructor uses): the same content hashes from js-yaml and yaml-cpp, the
+// same variants, the same scores.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { loadLab, cli, cliPath } from './helpers.mjs';
+import { spawnSync } from 'node:child_process';
+
+const require = createRequire(import.meta.url);
+const yaml = require('js-yaml');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const fixtures = path.join(root, 'tests/fixtures/exercises');
+const exerciseFiles = [
+  ...fs.readdirSync(path.join(root, 'exercises')).filter((f) => f.endsWith('.yaml')).map((f) => path.join(root, 'exercises', f)),
+  path.join(fixtures, 'grading-demo.yaml'),
+];
+const load = (file) => yaml.load(fs.readFileSync(file, 'utf8'));
+
+let lab;
+before(async () => {
+  lab = await loadLab();
+});
+
+test('content hashes agree between the page (js-yaml + wasm) and the grader (yaml-cpp)', () => {
+  const native = cli(['exercise-info', ...exerciseFiles]);
+  assert.equal(native.status, 0, native.stderr);
+  assert.equal(native.json.length, exerciseFiles.length);
+  for (const [i, file] of exerciseFiles.entries()) {
+    assert.equal(lab.contentHash({ exercise: load(file) }), native.json[i].contentHash, path.basename(file));
+  }
+  const edited = load(exerciseFiles.at(-1));
+  edited.blocks[0].tolerance.atol = 0.006;
+  assert.notEqual(lab.contentHash({ exercise: edited }), native.json.at(-1).contentHash);
+});
+
+test('variants: the same seed and parameters as poslab variant; learners differ', () => {
+  const ex = load(path.join(fixtures, 'grading-demo.yaml'));
+  const seen = new Set();
+  for (const learner of ['alice', 'bob', 'carol', 'dave', 'erin', 'fay']) {
+    const v = lab.variant({ exercise: ex, learner });
+    const n = cli(['variant', '--exercise', path.join(fixtures, 'grading-demo.yaml'), '--learner', learner]);
+    assert.deepEqual({ seed: v.seed, variant: v.variant, contentHash: v.contentHash },
+      { seed: n.json.seed, variant: n.json.variant, contentHash: n.json.contentHash });
+    seen.add(v.seed);
+  }
+  assert.equal(seen.size, 6);
+});
+
+test('checkAttempt: right, wrong, partial and malformed answers', () => {
+  const ex = load(path.join(fixtures, 'grading-demo.yaml'));
+  const s = 2;
+  const w = Math.exp((s * s) / Math.SQRT2) / (Math.exp((s * s) / Math.SQRT2) + 1);
+  const variant = { scale: s };
+  const right = lab.checkAttempt({ exercise: ex, question: 'weight', answer: [w.toFixed(3)], variant });
+  assert.equal(right.status, 'correct');
+  assert.ok(Math.abs(right.expected[0] - w) < 1e-6);
+  assert.equal(lab.checkAttempt({ exercise: ex, question: 'weight', answer: ['０．５'], variant }).status, 'incorrect');
+  const bad = lab.checkAttempt({ exercise: ex, question: 'weight', answer: ['abc'], variant });
+  assert.equal(bad.status, 'malformed');
+  assert.match(bad.message, /'abc' is not a number/);
+  assert.equal(lab.checkAttempt({ exercise: ex, question: 'wall', answer: { positionOffset: 1023 } }).status, 'correct');
+  assert.equal(lab.checkAttempt({ exercise: ex, question: 'wall', answer: { positionOffset: 0 } }).status, 'incorrect');
+  assert.throws(() => lab.checkAttempt({ exercise: ex, question: 'nope', answer: [] }), /has no question 'nope'/);
+  assert.throws(() => lab.checkAttempt({ exercise: ex, answer: [] }), /missing option 'question'/);
+});
+
+test('gradeExercise in wasm equals poslab grade on the same submission', () => {
+  const file = path.join(fixtures, 'grading-demo.yaml');
+  const ex = load(file);
+  const { seed, contentHash } = lab.variant({ exercise: ex, learner: 'alice' });
+  const attempts = [
+    { question: 'weight', answer: ['0.5'] },
+    { question: 'weight', answer: ['x'] },
+    { question: 'property', answer: ['invariance'] },
+    { question: 'property', answer: ['equivariance'] },
+    { question: 'wall', answer: { positionOffset: 2000 } },
+  ];
+  const page = lab.gradeExercise({ exercise: ex, seed, attempts });
+  assert.equal(page.max, 4);
+  assert.equal(page.points, 2);  // the weight never right; the choice and the task right
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'poslab-grade-'));
+  const sub = path.join(dir, 'alice.json');
+  fs.writeFileSync(sub, JSON.stringify({ format: 'position-lab-submission', version: 1, learner: 'alice',
+    exercises: [{ id: 'grading-demo', contentHash, seed, attempts, claimed: { points: page.points, max: page.max } }] }));
+  const r = spawnSync(cliPath, ['grade', '--exercises', fixtures, sub, '--format', 'json'], { encoding: 'utf8' });
+  fs.rmSync(dir, { recursive: true });
+  const row = JSON.parse(r.stdout).rows[0];
+  assert.equal(row.status, 'graded');
+  assert.equal(row.points, page.points);
+  assert.equal(row.claimedDiffers, false);
+  assert.deepEqual(row.questions, page.questions);
+});
+
+test('callCore evaluates declared calls like the native grader', () => {
+  const r = lab.callCore({ call: 'attentionSteps', args: { vectors: [[1, 0], [0, 1]], weights: 'identity', scale: 'none' } });
+  assert.ok(Math.abs(r.weights.data[0] - Math.E / (Math.E + 1)) < 1e-6);
+  assert.throws(() => lab.callCore({ call: 'backward', args: {} }), (e) => e instanceof Error && e.code === 'unknown_function');
+  const before = lab.count_emval_handles();
+  for (let i = 0; i < 20; i++) {
+    try { lab.callCore({ call: 'forward', args: { text: '' } }); } catch { /* expected */ }
+  }
+  assert.equal(lab.count_emval_handles(), before);
+});
