@@ -3,7 +3,7 @@
 // the comparison is check.js.
 import { h, errorBox } from './dom.js';
 import { t, pick } from './i18n.js';
-import { richBlock, richInline, tex } from './rich.js';
+import { richBlock, richInline, tex, texToText, richToText } from './rich.js';
 import { gradeNumeric, gradeChoice, evalCondition, DEFAULT_TOLERANCE } from './check.js';
 import { swapEffect } from './widgets/swaps.js';
 import * as progress from './progress.js';
@@ -39,7 +39,7 @@ export function numeric(block, ctx) {
   let wrong = 0;
   const inputs = block.fields.map((f, i) => {
     const id = `${block.id}-f${i}`;
-    const input = h('input', { id, type: 'text', inputmode: 'decimal', autocomplete: 'off', spellcheck: 'false', class: 'answer', 'data-field': i });
+    const input = h('input', { id, type: 'text', inputmode: 'decimal', autocomplete: 'off', spellcheck: 'false', class: 'answer', 'data-field': i, 'aria-label': texToText(f.label) });
     return { input, wrap: h('div', { class: 'field' }, h('label', { for: id, html: tex(f.label) }), input, h('span', { class: 'mark', 'aria-hidden': 'true' })) };
   });
   const button = h('button', { type: 'submit' }, t('q.check'));
@@ -108,10 +108,10 @@ export function choice(block, ctx) {
   const kind = block.multiple ? 'checkbox' : 'radio';
   const options = block.options.map((o) => {
     const id = `${block.id}-${o.id}`;
-    const input = h('input', { type: kind, name: block.id, id, value: o.id });
+    const input = h('input', { type: kind, name: block.id, id, value: o.id, 'aria-label': richToText(pick(o.label)) });
     return { o, input, wrap: h('div', { class: 'option' }, input, h('label', { for: id, html: richInline(pick(o.label)) })) };
   });
-  const legend = h('legend', { class: 'sr-only' }, pick(block.prompt).replace(/\$[^$]*\$/g, '…'));
+  const legend = h('legend', { class: 'sr-only' }, richToText(pick(block.prompt)));
   const form = h(
     'form',
     { class: 'answer-form', novalidate: true },

@@ -42,3 +42,25 @@ export function richBlock(text) {
     .map((p) => `<p>${inline(p.trim())}</p>`)
     .join('');
 }
+
+// A plain-text reading of a short TeX label, for aria-label (screen readers
+// do not all read KaTeX's MathML).
+export function texToText(source) {
+  return String(source)
+    .replace(/\\sqrt\{([^}]*)\}/g, '√$1')
+    .replace(/\\cdot/g, '·')
+    .replace(/\\to/g, '→')
+    .replace(/\\max/g, 'max')
+    .replace(/\\lvert|\\rvert/g, '|')
+    .replace(/\\[a-zA-Z]+/g, '')
+    .replace(/[{}]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+// Exercise text as plain text (math read by texToText), for aria-label.
+export function richToText(text) {
+  return String(text)
+    .replace(/\$\$([\s\S]+?)\$\$|\$([^$]+?)\$/g, (m, a, b) => texToText(a ?? b))
+    .replace(/\*\*|`/g, '');
+}

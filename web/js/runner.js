@@ -106,8 +106,9 @@ export async function renderExercise(root, exercise, app) {
     questionNumber: (id) => qIds.indexOf(id) + 1,
     widgetTouched: (id) => touched.has(id),
     onProgress: () => app.onProgress(),
-    changed: async (source) => {
-      touched.add(source);
+    // user: the student did something (tasks may then show their hint).
+    changed: async (source, user = false) => {
+      if (user) touched.add(source);
       for (const [id, w] of widgets) if (id !== source && exercise.blocks.find((b) => b.id === id)?.tokens === source) await w.update();
       refreshTasks();
     },
@@ -136,7 +137,7 @@ export async function renderExercise(root, exercise, app) {
       main.append(
         h(
           'div',
-          { class: 'table-scroll' },
+          { class: 'table-scroll', tabindex: '0' },
           h('table', { class: 'content-table' }, block.caption ? h('caption', {}, pick(block.caption)) : null, h('thead', {}, h('tr', {}, ...block.head.map((c) => h('th', { scope: 'col', html: richInline(pick(c)) })))), h('tbody', {}, ...block.rows.map((r) => h('tr', {}, ...r.map((c) => h('td', { html: richInline(pick(c)) })))))),
         ),
       );

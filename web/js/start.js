@@ -34,7 +34,7 @@ export function renderStart(root, app) {
     h('p', { html: richInline(t('start.shapes_text')) }),
     h(
       'div',
-      { class: 'table-scroll' },
+      { class: 'table-scroll', tabindex: '0' },
       h(
         'table',
         { class: 'content-table' },
@@ -46,7 +46,7 @@ export function renderStart(root, app) {
     h('h2', {}, t('start.variants')),
     h(
       'div',
-      { class: 'table-scroll' },
+      { class: 'table-scroll', tabindex: '0' },
       h(
         'table',
         { class: 'content-table' },

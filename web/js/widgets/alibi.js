@@ -22,7 +22,7 @@ export function mount(el, block, ctx) {
       body.replaceChildren(
         h(
           'div',
-          { class: 'table-scroll' },
+          { class: 'table-scroll', tabindex: '0' },
           h(
             'table',
             { class: 'vec-table' },

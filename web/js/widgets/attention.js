@@ -56,7 +56,7 @@ export function mount(el, block, ctx) {
         w.result = { aboveDiagonalMax: above, attention: r.attention };
         body.replaceChildren(
           heatmap(matrixRows(r.attention, 0, S, S), { caption: t(lab.causal ? 'attention.caption_masked' : 'attention.caption_plain'), rowLabels: labels, colLabels: labels, rowTitle: t('attention.query'), colTitle: t('attention.key'), min: 0, max: 1 }),
-          h('p', { class: `readout ${above === 0 ? 'same' : 'differ'}`, 'data-readout': 'aboveDiagonal', 'aria-live': 'polite' }, t('attention.above', { value: fmtSmall(above) }), ' — ', t(above === 0 ? 'attention.above_zero' : 'attention.above_nonzero')),
+          h('p', { class: `readout ${above === 0 ? 'same' : 'differ'}`, 'data-readout': 'aboveDiagonal', 'aria-live': 'polite' }, t('attention.above', { value: fmtSmall(above) }), h('span', { class: 'verdict' }, t(above === 0 ? 'attention.above_zero' : 'attention.above_nonzero'))),
         );
       }
       w.error = null;

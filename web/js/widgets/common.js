@@ -31,7 +31,7 @@ export function vectorTable(rows, { caption, dims, labelTitle, hue } = {}) {
   const D = rows.length ? rows[0].values.length : 0;
   return h(
     'div',
-    { class: 'table-scroll' },
+    { class: 'table-scroll', tabindex: '0' },
     h(
       'table',
       { class: 'vec-table' },

@@ -14,7 +14,10 @@ export function viridis(u) {
   const i = Math.min(VIRIDIS.length - 2, Math.floor(x));
   const f = x - i;
   const c = VIRIDIS[i].map((v, k) => Math.round(v + f * (VIRIDIS[i + 1][k] - v)));
-  return { css: `rgb(${c[0]},${c[1]},${c[2]})`, light: 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2] > 140 };
+  // Dark text where it contrasts more than white (WCAG relative luminance).
+  const lin = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+  const L = 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2]);
+  return { css: `rgb(${c[0]},${c[1]},${c[2]})`, light: L > 0.179 };
 }
 
 let counter = 0;
@@ -54,7 +57,8 @@ export function heatmap(values, opts = {}) {
         h(
           'div',
           { class: `hm-cell${col.light ? ' light' : ''}`, style: `background:${col.css}`, title: `${opts.rowLabels ? opts.rowLabels[r] : r}, ${opts.colLabels ? opts.colLabels[c] : c}: ${fmt(v, digits)}`, 'aria-hidden': 'true' },
-          showValues ? fmt(v, digits === 3 && Math.abs(v) < 10 ? 2 : digits) : '',
+          // Numbers sit on a pale label so they stay readable on every colour.
+          showValues ? h('span', { class: 'hm-value' }, fmt(v, digits === 3 && Math.abs(v) < 10 ? 2 : digits)) : '',
         ),
       );
     }
@@ -85,10 +89,10 @@ export function heatmap(values, opts = {}) {
     { class: 'heatmap' },
     opts.caption ? h('figcaption', {}, opts.caption) : null,
     opts.colTitle ? h('div', { class: 'hm-axis' }, `${opts.rowTitle ?? ''} ↓ / ${opts.colTitle} →`) : null,
-    h('div', { class: 'hm-scroll' }, grid),
+    h('div', { class: 'hm-scroll', tabindex: '0' }, grid),
     legend,
     toggle,
-    h('div', { class: 'table-scroll' }, table),
+    h('div', { class: 'table-scroll', tabindex: '0' }, table),
   );
 }
 

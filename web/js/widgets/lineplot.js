@@ -82,5 +82,5 @@ export function lineplot(series, opts = {}) {
     toggle.setAttribute('aria-expanded', String(open));
     toggle.textContent = t(open ? 'heatmap.hide_table' : 'heatmap.show_table');
   });
-  return h('figure', { class: 'lineplot-figure' }, opts.caption ? h('figcaption', {}, opts.caption) : null, svg, legend, toggle, h('div', { class: 'table-scroll' }, table));
+  return h('figure', { class: 'lineplot-figure' }, opts.caption ? h('figcaption', {}, opts.caption) : null, svg, legend, toggle, h('div', { class: 'table-scroll', tabindex: '0' }, table));
 }

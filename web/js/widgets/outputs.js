@@ -56,8 +56,7 @@ export function mount(el, block, ctx) {
           h('span', { html: tex('\\max\\lvert \\mathrm{Attention}(PX) - P\\cdot\\mathrm{Attention}(X) \\rvert =') }),
           ' ',
           h('strong', { 'data-value': String(check.maxAbsDiff) }, fmtSmall(check.maxAbsDiff)),
-          ' — ',
-          t(tiny ? 'outputs.same' : 'outputs.differ'),
+          h('span', { class: 'verdict' }, t(tiny ? 'outputs.same' : 'outputs.differ')),
         ),
       );
     } catch (e) {

@@ -50,16 +50,16 @@ export function mount(el, block, ctx) {
       }
       w.state[key] = v;
       ctx.setUrl(urlKey, v);
-      w.update();
+      w.update(true);
     });
     inputs[key] = input;
-    return h('label', { for: `${block.id}-${key}`, class: 'inline-field' }, h('span', { html: tex(label) }), input);
+    return h('label', { for: `${block.id}-${key}`, class: 'inline-field' }, t(`rope.field_${key}`), input);
   };
   const errorSlot = h('div');
   const body = h('div', { class: 'rope-body' });
   el.append(h('div', { class: 'field-row' }, field('m', 'm', 'm'), field('n', 'n', 'n'), field('shift', 'k', 'k')), errorSlot, body);
 
-  w.update = async () => {
+  w.update = async (user = false) => {
     errorSlot.replaceChildren();
     const { m, n, shift } = w.state;
     const seed = ctx.lab().seed;
@@ -118,7 +118,7 @@ export function mount(el, block, ctx) {
       w.error = e;
       body.replaceChildren(errorBox(e));
     }
-    ctx.changed(block.id);
+    ctx.changed(block.id, user === true);
   };
   return w;
 }

@@ -53,7 +53,7 @@ export function mount(el, block, ctx) {
       );
       results.querySelector(`[data-swap="${key}"]`)?.remove();
       results.prepend(li);
-      ctx.changed(block.id);
+      ctx.changed(block.id, true);
     } catch (e) {
       errorSlot.append(errorBox(e));
     }

@@ -21,7 +21,7 @@ export function mount(el, block, ctx) {
     ctx.setUrl('order', order.every((v, i) => v === i) ? undefined : order);
     render(focusIndex);
     if (announce) live.textContent = announce;
-    ctx.changed(block.id);
+    ctx.changed(block.id, true);
   }
 
   function move(from, to) {

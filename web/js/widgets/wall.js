@@ -51,7 +51,7 @@ export function mount(el, block, ctx) {
   }
 
   let ticket = 0;
-  async function showPosition() {
+  async function showPosition(user = false) {
     const pos = w.state.pos;
     const mine = ++ticket;
     const seed = ctx.lab().seed;
@@ -89,7 +89,7 @@ export function mount(el, block, ctx) {
         lineplot(curves.rope, { caption: t('wall.plot_rope'), xLabel: t('pe.pos'), xMin: 0, xMax: max, cursor: pos }),
       );
     }
-    ctx.changed(block.id);
+    ctx.changed(block.id, user);
   }
 
   function setPos(v) {
@@ -99,7 +99,7 @@ export function mount(el, block, ctx) {
     slider.value = String(pos);
     number.value = String(pos);
     ctx.setUrl('pos', pos);
-    showPosition();
+    showPosition(true);
   }
   slider.addEventListener('input', () => setPos(slider.value));
   number.addEventListener('change', () => setPos(number.value));

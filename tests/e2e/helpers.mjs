@@ -1,0 +1,110 @@
+// Shared by the browser tests: a static server on a free port, headless
+// Chromium (flags from the toolchain notes, fresh profile), request and
+// console watchers, and the core loaded in Node for expected values.
+import { chromium } from 'playwright-core';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { serve } from '../../scripts/serve.mjs';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const dist = join(root, 'dist');
+export const artifacts = join(root, 'test-artifacts');
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export function requireDist() {
+  for (const f of ['index.html', 'app.js', 'poslab.js', 'worker.js', 'katex/katex.min.css']) {
+    if (!existsSync(join(dist, f))) throw new Error(`dist/${f} is missing: run npm run build first`);
+  }
+}
+
+// The core in Node, from the very file the page loads.
+export async function nodeCore() {
+  const require = createRequire(import.meta.url);
+  const factory = require(join(dist, 'poslab.js'));
+  return factory();
+}
+
+export async function startLab() {
+  requireDist();
+  mkdirSync(artifacts, { recursive: true });
+  const { server, url } = await serve({ root: dist, port: 0 });
+  // launch() always starts from a fresh, temporary profile (Playwright
+  // refuses --user-data-dir here), so no state leaks between runs.
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  const bases = { http: url, file: pathToFileURL(join(dist, 'index.html')).href };
+  return {
+    browser,
+    bases,
+    async close() {
+      await browser.close();
+      await new Promise((ok) => server.close(ok));
+    },
+  };
+}
+
+// A page with watchers: every console error, page error and request that
+// leaves the origin (dist/ over http, or the dist folder over file://) is kept.
+export async function openPage(lab, mode, { viewport = { width: 1100, height: 900 } } = {}) {
+  const context = await lab.browser.newContext({ viewport, bypassCSP: true });
+  const page = await context.newPage();
+  const problems = { console: [], offOrigin: [] };
+  const origin = mode === 'http' ? new URL(lab.bases.http).origin : null;
+  const distUrl = pathToFileURL(dist).href;
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.console.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.console.push(`pageerror: ${e.message}`));
+  page.on('request', (r) => {
+    const u = r.url();
+    if (u.startsWith('data:') || u.startsWith('blob:')) return;
+    const ok = mode === 'http' ? u.startsWith(origin + '/') : u.startsWith(distUrl + '/');
+    if (!ok) problems.offOrigin.push(u);
+  });
+  await context.route('**/*', (route) => {
+    const u = route.request().url();
+    if (mode === 'http' && !u.startsWith(origin + '/') && !u.startsWith('data:')) return route.abort();
+    return route.continue();
+  });
+  return { page, context, problems };
+}
+
+export function urlFor(lab, mode, { ex, lang, extra = '' } = {}) {
+  const hash = new URLSearchParams();
+  if (ex) hash.set('ex', ex);
+  if (lang && lang !== 'ja') hash.set('lang', lang);
+  const h = hash.toString();
+  return lab.bases[mode] + (h || extra ? `#${h}${extra}` : '');
+}
+
+export async function gotoReady(page, url) {
+  await page.goto(url);
+  await page.waitForSelector('[data-ready="true"]', { timeout: 30000 });
+}
+
+// The numbers of an output table, row by row (the page prints 3 decimals).
+export async function tableNumbers(locator) {
+  return locator.evaluate((table) => [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.textContent))));
+}
+
+export function round3(x) {
+  const s = x.toFixed(3);
+  return Number(/^-0\.?0*$/.test(s) ? s.slice(1) : s);
+}
+
+export async function axeViolations(page) {
+  await page.addScriptTag({ path: join(root, 'node_modules', 'axe-core', 'axe.min.js') });
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}

@@ -1,0 +1,119 @@
+// Every exercise renders in both languages, over http://127.0.0.1 and from
+// file://, with no console error, no request leaving the origin, no raw key
+// or blank panel, and (over http) no serious axe-core violation. Screenshots
+// go to test-artifacts/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startLab, openPage, urlFor, gotoReady, axeViolations, artifacts, dist } from './helpers.mjs';
+
+const exercises = JSON.parse(readFileSync(join(dist, 'exercises.json'), 'utf8'));
+let lab;
+before(async () => {
+  lab = await startLab();
+});
+after(async () => {
+  await lab?.close();
+});
+
+test('the nine exercises are bundled in the blog order', () => {
+  assert.deepEqual(
+    exercises.map((e) => e.id),
+    ['reorder', 'formula', 'hand-calc', 'add-position', 'causal-mask', 'wall-1024', 'rope', 'alibi', 'check'],
+  );
+});
+
+for (const mode of ['http', 'file']) {
+  for (const lang of ['ja', 'en']) {
+    test(`${mode} ${lang}: start page and every exercise render`, { timeout: 240000 }, async () => {
+      const { page, context, problems } = await openPage(lab, mode);
+      await gotoReady(page, urlFor(lab, mode, { lang }));
+      assert.equal(await page.getAttribute('html', 'lang'), lang);
+      // The path lists all nine steps, each with a state.
+      assert.equal(await page.locator('.path .step').count(), 9);
+      assert.equal(await page.locator('.path .step .badge').first().textContent(), lang === 'ja' ? '未着手' : 'Not started');
+      if (mode === 'http') assert.deepEqual(await axeViolations(page), [], 'axe on the start page');
+      await page.screenshot({ path: join(artifacts, `${mode}-${lang}-00-start.png`), fullPage: true });
+      for (const ex of exercises) {
+        await gotoReady(page, urlFor(lab, mode, { ex: ex.id, lang }));
+        const title = await page.locator('h1').textContent();
+        assert.equal(title, ex.title[lang], `${ex.id} title`);
+        // Every widget shows something, and no string shows as a raw key.
+        for (const w of await page.locator('.widget').all()) {
+          const text = (await w.innerText()).trim();
+          assert.ok(text.split('\n').length > 1, `${ex.id}: a widget is blank`);
+        }
+        const body = await page.locator('main').innerText();
+        assert.doesNotMatch(body, /\b(q|ctl|widget|tokens|outputs|attention|pe|wall|rope|alibi|swaps|err|scheme)\.[a-z_]+\b/, `${ex.id}: raw i18n key`);
+        assert.equal(await page.locator('.page-error').count(), 0, `${ex.id}: page error`);
+        // A language's text is the file's text for that language.
+        const firstPrompt = ex.blocks.find((b) => b.prompt);
+        if (firstPrompt) assert.ok(body.includes(firstPrompt.prompt[lang].split('$')[0].slice(0, 12).trim()), `${ex.id}: prompt in ${lang}`);
+        if (mode === 'http' && lang === 'ja') assert.deepEqual(await axeViolations(page), [], `axe on ${ex.id}`);
+        await page.screenshot({ path: join(artifacts, `${mode}-${lang}-${String(ex.order).padStart(2, '0')}-${ex.id}.png`), fullPage: true });
+      }
+      assert.deepEqual(problems.console, [], 'console errors');
+      assert.deepEqual(problems.offOrigin, [], 'requests off the origin');
+      await context.close();
+    });
+  }
+}
+
+test('file:// runs the core on the main thread; http uses the Worker', { timeout: 60000 }, async () => {
+  for (const [mode, expected] of [['file', 'main'], ['http', 'worker']]) {
+    const { page, context } = await openPage(lab, mode);
+    await gotoReady(page, urlFor(lab, mode, {}));
+    assert.equal(await page.getAttribute('body', 'data-core'), expected, mode);
+    await context.close();
+  }
+});
+
+test('the language switch and ?lang=en', { timeout: 60000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http');
+  await page.goto(lab.bases.http + '?lang=en#ex=reorder');
+  await page.waitForSelector('[data-ready="true"]');
+  assert.equal(await page.locator('h1').textContent(), 'Reorder the sentence');
+  await page.click('button[data-lang="ja"]');
+  await page.waitForFunction(() => document.querySelector('h1')?.textContent === '語順を入れ替える');
+  await page.waitForSelector('[data-ready="true"]');
+  assert.equal(await page.getAttribute('html', 'lang'), 'ja');
+  assert.equal(await page.inputValue('#ctl-sentence'), '犬が猫を追いかけた');
+  assert.doesNotMatch(page.url(), /lang=en/);
+  await page.click('button[data-lang="en"]');
+  await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Reorder the sentence');
+  assert.match(page.url(), /lang=en/);
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
+test('URL state: a link sets sentence, scheme, D and seed; the copy-link button gives it back', { timeout: 60000 }, async () => {
+  const { page, context } = await openPage(lab, 'http');
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const hash = `ex=add-position&s=${encodeURIComponent('猫が犬を追いかけた')}&pe=learned&d=16&seed=7`;
+  await gotoReady(page, `${lab.bases.http}#${hash}`);
+  assert.equal(await page.inputValue('#ctl-sentence'), '猫が犬を追いかけた');
+  assert.equal(await page.inputValue('#ctl-pe'), 'learned');
+  assert.equal(await page.inputValue('#ctl-d'), '16');
+  assert.equal(await page.inputValue('#ctl-seed'), '7');
+  await page.selectOption('#ctl-pe', 'sinusoidal');
+  await page.waitForFunction(() => location.hash.includes('pe=sinusoidal'));
+  await page.click('#copy-link');
+  const copied = await page.evaluate(() => navigator.clipboard.readText().catch(() => document.querySelector('.link-field')?.value));
+  assert.match(copied, /ex=add-position/);
+  assert.match(copied, /pe=sinusoidal/);
+  assert.match(copied, /d=16/);
+  assert.match(copied, /seed=7/);
+  await context.close();
+});
+
+test('phone width: no sideways scrolling of the page', { timeout: 60000 }, async () => {
+  const { page, context } = await openPage(lab, 'http', { viewport: { width: 375, height: 740 } });
+  for (const ex of ['reorder', 'wall-1024', 'rope']) {
+    await gotoReady(page, urlFor(lab, 'http', { ex }));
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 1, `${ex}: page is ${overflow}px wider than the screen`);
+    await page.screenshot({ path: join(artifacts, `phone-${ex}.png`), fullPage: true });
+  }
+  await context.close();
+});
