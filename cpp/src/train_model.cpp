@@ -17,36 +17,16 @@ namespace {
 
 constexpr double kLayerNormEps = 1e-5;
 
-// c[m, n] (row stride ldc) = a[m, k] (lda) · b[k, n] (ldb). Zeros in a are
-// skipped: the causal attention weights are half zeros.
+// c[m, n] = a[m, k] · b[k, n], all contiguous: the double-precision path.
 template <class T>
-void gemm_nn(std::size_t m, std::size_t k, std::size_t n, const T* a, std::size_t lda, const T* b,
-             std::size_t ldb, T* c, std::size_t ldc) {
+void gemm_nn(std::size_t m, std::size_t k, std::size_t n, const T* a, const T* b, T* c) {
     for (std::size_t i = 0; i < m; ++i) {
-        T* crow = c + i * ldc;
+        T* crow = c + i * n;
         std::fill(crow, crow + n, T(0));
         for (std::size_t p = 0; p < k; ++p) {
-            const T aip = a[i * lda + p];
-            if (aip == T(0)) continue;
-            const T* brow = b + p * ldb;
+            const T aip = a[i * k + p];
+            const T* brow = b + p * n;
             for (std::size_t j = 0; j < n; ++j) crow[j] += aip * brow[j];
-        }
-    }
-}
-
-// c[m, n] (ldc) = a[k, m]ᵀ (lda) · b[k, n] (ldb): the weight gradient Xᵀ·dY.
-template <class T>
-void gemm_tn(std::size_t m, std::size_t k, std::size_t n, const T* a, std::size_t lda, const T* b,
-             std::size_t ldb, T* c, std::size_t ldc) {
-    for (std::size_t i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, T(0));
-    for (std::size_t p = 0; p < k; ++p) {
-        const T* arow = a + p * lda;
-        const T* brow = b + p * ldb;
-        for (std::size_t i = 0; i < m; ++i) {
-            const T api = arow[i];
-            if (api == T(0)) continue;
-            T* crow = c + i * ldc;
-            for (std::size_t j = 0; j < n; ++j) crow[j] += api * brow[j];
         }
     }
 }
@@ -58,7 +38,7 @@ void matmul(const T* x, const T* w, T* y, std::size_t m, std::size_t k, std::siz
     if constexpr (std::is_same_v<T, float>) {
         kernels::matmul(x, w, y, m, k, n);
     } else {
-        gemm_nn(m, k, n, x, k, w, n, y, n);
+        gemm_nn(m, k, n, x, w, y);
     }
 }
 
@@ -66,6 +46,53 @@ template <class T>
 void transpose(const T* a, std::size_t rows, std::size_t cols, std::size_t lda, T* out) {
     for (std::size_t i = 0; i < rows; ++i)
         for (std::size_t j = 0; j < cols; ++j) out[j * rows + i] = a[i * lda + j];
+}
+
+// Causal attention touches only the lower triangle j <= i of an [S, S] matrix;
+// these three products skip the rest (it is zero).
+
+// c[i, j] = Σ_p a[i, p]·bt[p, j] for j <= i, 0 above (scores Q·Kᵀ with bt = Kᵀ [k, S]).
+template <class T>
+void lower_scores(std::size_t S, std::size_t k, const T* a, std::size_t lda, const T* bt, T* c) {
+    for (std::size_t i = 0; i < S; ++i) {
+        T* row = c + i * S;
+        std::fill(row, row + S, T(0));
+        for (std::size_t p = 0; p < k; ++p) {
+            const T aip = a[i * lda + p];
+            const T* b = bt + p * S;
+            for (std::size_t j = 0; j <= i; ++j) row[j] += aip * b[j];
+        }
+    }
+}
+
+// c[i, :] = Σ_{j<=i} l[i, j]·b[j, :], l lower-triangular [S, S], b and c [S, n].
+template <class T>
+void lower_times(std::size_t S, std::size_t n, const T* l, const T* b, std::size_t ldb, T* c,
+                 std::size_t ldc) {
+    for (std::size_t i = 0; i < S; ++i) {
+        T* crow = c + i * ldc;
+        std::fill(crow, crow + n, T(0));
+        for (std::size_t j = 0; j <= i; ++j) {
+            const T lij = l[i * S + j];
+            const T* brow = b + j * ldb;
+            for (std::size_t d = 0; d < n; ++d) crow[d] += lij * brow[d];
+        }
+    }
+}
+
+// c[j, :] = Σ_{i>=j} l[i, j]·b[i, :]: lᵀ·b for the same l.
+template <class T>
+void lower_transposed_times(std::size_t S, std::size_t n, const T* l, const T* b, std::size_t ldb,
+                            T* c, std::size_t ldc) {
+    for (std::size_t j = 0; j < S; ++j) std::fill(c + j * ldc, c + j * ldc + n, T(0));
+    for (std::size_t i = 0; i < S; ++i) {
+        const T* brow = b + i * ldb;
+        for (std::size_t j = 0; j <= i; ++j) {
+            const T lij = l[i * S + j];
+            T* crow = c + j * ldc;
+            for (std::size_t d = 0; d < n; ++d) crow[d] += lij * brow[d];
+        }
+    }
 }
 
 // y = x·W + b, x [N, in], W [in, out].
@@ -333,7 +360,7 @@ void TinyTransformer<T>::attention_forward(const TokenBatch& batch, LayerActivat
             const T* k = base + D + h * dh;
             const T* v = base + 2 * D + h * dh;
             transpose(k, S, dh, 3 * D, kt.data());
-            gemm_nn(S, dh, S, q, 3 * D, kt.data(), S, p, S);
+            lower_scores(S, dh, q, 3 * D, kt.data(), p);
             for (std::size_t i = 0; i < S; ++i) {
                 T* row = p + i * S;
                 T mx = -std::numeric_limits<T>::infinity();
@@ -349,9 +376,8 @@ void TinyTransformer<T>::attention_forward(const TokenBatch& batch, LayerActivat
                 }
                 const T inv = T(1) / sum;
                 for (std::size_t j = 0; j <= i; ++j) row[j] *= inv;
-                for (std::size_t j = i + 1; j < S; ++j) row[j] = T(0);  // causal mask
             }
-            gemm_nn(S, S, dh, p, S, v, 3 * D, act.ctx.data() + row0 * D + h * dh, D);
+            lower_times(S, dh, p, v, 3 * D, act.ctx.data() + row0 * D + h * dh, D);
         }
         row0 += S;
     }
@@ -379,8 +405,8 @@ void TinyTransformer<T>::attention_backward(const TokenBatch& batch, const Layer
             const T* dch = dc + h * dh;
             // dP = dctx·Vᵀ, dV = Pᵀ·dctx
             transpose(v, S, dh, 3 * D, vt.data());
-            gemm_nn(S, dh, S, dch, D, vt.data(), S, dp.data(), S);
-            gemm_tn(S, S, dh, p, S, dch, D, dbase + 2 * D + h * dh, 3 * D);
+            lower_scores(S, dh, dch, D, vt.data(), dp.data());
+            lower_transposed_times(S, dh, p, dch, D, dbase + 2 * D + h * dh, 3 * D);
             // Softmax backward: dScore = P ⊙ (dP − Σ_j P·dP), then the 1/√d_k.
             for (std::size_t i = 0; i < S; ++i) {
                 const T* prow = p + i * S;
@@ -388,11 +414,10 @@ void TinyTransformer<T>::attention_backward(const TokenBatch& batch, const Layer
                 T dot = 0;
                 for (std::size_t j = 0; j <= i; ++j) dot += prow[j] * row[j];
                 for (std::size_t j = 0; j <= i; ++j) row[j] = prow[j] * (row[j] - dot) * scale;
-                for (std::size_t j = i + 1; j < S; ++j) row[j] = T(0);
             }
             // dQ = dScore·K, dK = dScoreᵀ·Q
-            gemm_nn(S, S, dh, dp.data(), S, k, 3 * D, dbase + h * dh, 3 * D);
-            gemm_tn(S, S, dh, dp.data(), S, q, 3 * D, dbase + D + h * dh, 3 * D);
+            lower_times(S, dh, dp.data(), k, 3 * D, dbase + h * dh, 3 * D);
+            lower_transposed_times(S, dh, dp.data(), q, 3 * D, dbase + D + h * dh, 3 * D);
         }
         row0 += S;
     }
