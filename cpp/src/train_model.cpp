@@ -110,8 +110,8 @@ template <class T>
 void linear_backward(const std::vector<T>& x, const T* w, const std::vector<T>& dy, std::size_t n,
                      std::size_t in, std::size_t out, T* dw, T* db, std::vector<T>& dx,
                      std::vector<T>& scratch) {
-    // xᵀ·dy as a plain matmul of the transposed x: the shared kernel is far
-    // faster than a rank-1 update per row.
+    // xᵀ·dy as a plain matmul of the transposed x, so that it too goes
+    // through the shared kernel.
     scratch.resize(in * n);
     transpose(x.data(), n, in, in, scratch.data());
     std::vector<T> dw_batch(in * out);

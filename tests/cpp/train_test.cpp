@@ -318,6 +318,27 @@ TEST(TinyTransformer, AlibiSlopesFollowThePaper) {
                                                          0.125}));
 }
 
+// The model's position formulas (checked against reference_logits above) are
+// the lab's own (positional.hpp), so the page shows one definition of each.
+TEST(TinyTransformer, PositionFormulasAreTheLabs) {
+    for (std::size_t h = 1; h <= 16; ++h) {
+        const std::vector<double> mine = alibi_head_slopes(h), lab = alibi_slopes(h);
+        ASSERT_EQ(mine.size(), lab.size());
+        for (std::size_t i = 0; i < h; ++i) EXPECT_NEAR(mine[i], lab[i], 1e-15) << h << " heads";
+    }
+    // reference_logits: PE(pos, j) = sin/cos(pos / base^{(j - j%2)/D}); RoPE θ = pos·base^{-2i/d_head}.
+    const auto pe = sinusoidal_encoding(12, 8, 100.0);
+    for (std::size_t pos = 0; pos < 12; ++pos)
+        for (std::size_t j = 0; j < 8; ++j) {
+            const double angle = double(pos) / std::pow(100.0, double(j - j % 2) / 8.0);
+            EXPECT_NEAR(pe(pos, j), j % 2 == 0 ? std::sin(angle) : std::cos(angle), 1e-6);
+        }
+    for (std::size_t pos = 0; pos < 12; ++pos)
+        for (std::size_t i = 0; i < 2; ++i)
+            EXPECT_NEAR(rope_angle(pos, i, 4, 100.0), double(pos) * std::pow(100.0, -2.0 * i / 4.0),
+                        1e-12);
+}
+
 TEST(TinyTransformer, RejectsBadConfigAndBatch) {
     TinyTransformerConfig c = small_config(PositionScheme::none);
     c.heads = 3;
