@@ -1,0 +1,118 @@
+// Unit tests of the answer checks (web/js/check.js) and of the exercise
+// files' validation (web/js/exercise-loader.mjs). No browser needed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, copyFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseNumber, isClose, gradeNumeric, gradeChoice, evalCondition, rowsDiffer, swapPermutation, getPath } from '../../web/js/check.js';
+import { loadExercises } from '../../web/js/exercise-loader.mjs';
+import { root } from './helpers.mjs';
+
+test('parseNumber: ASCII, full-width, minus signs, exponents', () => {
+  assert.deepEqual(parseNumber('0.707'), { ok: true, value: 0.707 });
+  assert.deepEqual(parseNumber(' .5 '), { ok: true, value: 0.5 });
+  assert.deepEqual(parseNumber('０．６７０'), { ok: true, value: 0.67 });
+  assert.deepEqual(parseNumber('－１'), { ok: true, value: -1 });
+  assert.deepEqual(parseNumber('\u22120.25'), { ok: true, value: -0.25 });
+  assert.deepEqual(parseNumber('7.07e-1'), { ok: true, value: 0.707 });
+  assert.deepEqual(parseNumber('1,000'), { ok: false, reason: 'not_a_number' });
+  assert.deepEqual(parseNumber('abc'), { ok: false, reason: 'not_a_number' });
+  assert.deepEqual(parseNumber('0.7.1'), { ok: false, reason: 'not_a_number' });
+  assert.deepEqual(parseNumber('Infinity'), { ok: false, reason: 'not_a_number' });
+  assert.deepEqual(parseNumber(''), { ok: false, reason: 'empty' });
+  assert.deepEqual(parseNumber('  '), { ok: false, reason: 'empty' });
+});
+
+test('isClose: |a − e| <= atol + rtol·|e|', () => {
+  assert.equal(isClose(0.707, 1 / Math.SQRT2, { atol: 0.005 }), true);
+  assert.equal(isClose(0.7, 1 / Math.SQRT2, { atol: 0.005 }), false);
+  assert.equal(isClose(101, 100, { rtol: 0.01 }), true);
+  assert.equal(isClose(102, 100, { rtol: 0.01 }), false);
+  assert.equal(isClose(NaN, 1, { atol: 1 }), false);
+});
+
+test('gradeNumeric: correct, wrong with a known mistake, malformed', () => {
+  const expected = [Math.exp(1 / Math.SQRT2) / (Math.exp(1 / Math.SQRT2) + 1), 1 / (Math.exp(1 / Math.SQRT2) + 1)];
+  const noScaling = Math.E / (Math.E + 1);
+  const mistakes = [{ values: [noScaling, null], feedback: 'no-scaling' }];
+  assert.equal(gradeNumeric(['0.670', '0.330'], expected, mistakes).status, 'correct');
+  const wrong = gradeNumeric(['0.731', '0.269'], expected, mistakes);
+  assert.equal(wrong.status, 'wrong');
+  assert.equal(wrong.mistake.feedback, 'no-scaling');
+  assert.deepEqual(wrong.fields.map((f) => f.ok), [false, false]);
+  const other = gradeNumeric(['0.9', '0.330'], expected, mistakes);
+  assert.equal(other.mistake, null);
+  assert.deepEqual(other.fields.map((f) => f.ok), [false, true]);
+  const bad = gradeNumeric(['zero', '0.330'], expected, mistakes);
+  assert.equal(bad.status, 'malformed');
+  assert.equal(bad.fields[0].reason, 'not_a_number');
+  assert.throws(() => gradeNumeric(['1'], expected), /1 inputs for 2/);
+});
+
+test('gradeChoice: exact set, extras and misses', () => {
+  assert.equal(gradeChoice(['a'], ['a']).correct, true);
+  assert.deepEqual(gradeChoice(['a', 'c'], ['a', 'b']), { correct: false, wrongChosen: ['c'], missed: ['b'], empty: false });
+  assert.equal(gradeChoice([], ['a']).empty, true);
+});
+
+test('evalCondition and helpers', () => {
+  const w = { state: { isTarget: true, shift: 0 }, result: { maxAbsDiff: 0.2, learnedError: { message: 'x' } } };
+  assert.equal(evalCondition({ path: 'state.isTarget', equals: true }, w), true);
+  assert.equal(evalCondition({ path: 'result.maxAbsDiff', gt: 0.001 }, w), true);
+  assert.equal(evalCondition({ path: 'result.maxAbsDiff', lt: 0.001 }, w), false);
+  assert.equal(evalCondition({ path: 'state.shift', gt: 0 }, w), false);
+  assert.equal(evalCondition({ path: 'result.learnedError', is_error: true }, w), true);
+  assert.equal(evalCondition({ path: 'result.missing', is_error: true }, w), false);
+  assert.equal(evalCondition({ path: 'state.isTarget', equals: true }, undefined), false);
+  assert.equal(rowsDiffer([1, 2], [1, 2 + 1e-9]), false);
+  assert.equal(rowsDiffer([1, 2], [1, 2.1]), true);
+  assert.deepEqual(swapPermutation(5, 0, 2), [2, 1, 0, 3, 4]);
+  assert.equal(getPath({ a: { data: [5, 6] } }, 'a.data.1'), 6);
+});
+
+function withExercise(yaml, fn) {
+  const dir = mkdtempSync(join(tmpdir(), 'poslab-ex-'));
+  copyFileSync(join(root, 'exercises', 'exercise.schema.json'), join(dir, 'exercise.schema.json'));
+  writeFileSync(join(dir, '01-bad.yaml'), yaml);
+  try {
+    return fn(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const head = 'id: demo\norder: 1\ntitle: { ja: 題, en: Title }\nsummary: { ja: 要約, en: Summary }\n';
+
+test('the repository exercises load: nine, in order', () => {
+  const ex = loadExercises(join(root, 'exercises'));
+  assert.equal(ex.length, 9);
+  assert.deepEqual(ex.map((e) => e.order), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+});
+
+test('a malformed exercise file: errors name the file and the field', () => {
+  withExercise(head + 'blocks:\n  - type: text\n    body: { ja: あ }\n', (dir) => {
+    assert.throws(() => loadExercises(dir), /exercises\/01-bad\.yaml: blocks\[0\]\.body\.en: is required/);
+  });
+  withExercise(head + 'blocks:\n  - type: slider\n', (dir) => {
+    assert.throws(() => loadExercises(dir), /01-bad\.yaml: blocks\[0\]\.type: unknown type "slider"; allowed: text, note/);
+  });
+  withExercise(head + 'blocks:\n  - type: choice\n    id: q\n    prompt: { ja: 問, en: Q }\n    options: [{ id: a, label: { ja: あ, en: A } }, { id: b, label: { ja: い, en: B } }]\n    answer: [c]\n', (dir) => {
+    assert.throws(() => loadExercises(dir), /blocks\[0\]\.answer: "c" is not one of the options \(a, b\)/);
+  });
+  withExercise(head + 'lab: { pe: cosine }\nblocks:\n  - type: note\n    body: { ja: あ, en: a }\n', (dir) => {
+    assert.throws(() => loadExercises(dir), /lab\.pe: "cosine" is not allowed; allowed: "none", "sinusoidal"/);
+  });
+  withExercise(head + 'blocks:\n  - type: numeric\n    id: n\n    prompt: { ja: 問, en: Q }\n    fields: [{ label: x, expect: { call: softmax } }]\n', (dir) => {
+    assert.throws(() => loadExercises(dir), /blocks\[0\]\.fields\[0\]\.expect\.call: "softmax" is not allowed/);
+  });
+  withExercise(head + 'blocks:\n  - type: task\n    id: t\n    prompt: { ja: 問, en: Q }\n    condition: { widget: nowhere, path: state.x, equals: 1 }\n', (dir) => {
+    assert.throws(() => loadExercises(dir), /condition\.widget: "nowhere" is not the id of a widget/);
+  });
+  withExercise('id: [unclosed\n', (dir) => {
+    assert.throws(() => loadExercises(dir), /01-bad\.yaml: not valid YAML/);
+  });
+  withExercise(head + 'colour: red\nblocks:\n  - type: note\n    body: { ja: あ, en: a }\n', (dir) => {
+    assert.throws(() => loadExercises(dir), /01-bad\.yaml: colour: unknown field; allowed: id, order/);
+  });
+});
