@@ -179,8 +179,10 @@ export function task(block, ctx) {
   const render = () => {
     status.textContent = reached ? t('q.task_done') : t('q.task_open');
     status.classList.toggle('reached', reached);
-    if (reached && block.explain) show(feedback, 'correct', h('div', { html: richBlock(pick(block.explain)) }));
-    else if (block.hint && !reached && ctx.widgetTouched(block.condition.widget)) show(feedback, 'hint', h('div', { class: 'hint', html: `<strong>${t('q.hint')}</strong> ${richInline(pick(block.hint))}` }));
+    if (reached) {
+      if (block.explain) show(feedback, 'correct', h('div', { html: richBlock(pick(block.explain)) }));
+      else show(feedback, '');
+    } else if (block.hint && !reached && ctx.widgetTouched(block.condition.widget)) show(feedback, 'hint', h('div', { class: 'hint', html: `<strong>${t('q.hint')}</strong> ${richInline(pick(block.hint))}` }));
   };
   render();
   return {
