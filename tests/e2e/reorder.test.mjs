@@ -140,3 +140,18 @@ test('bad input is shown in place: an empty sentence, an odd D for sinusoidal', 
   assert.deepEqual(problems.console, []);
   await context.close();
 });
+
+test('touch: select a chip, then the move buttons reorder it', { timeout: 60000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 375, height: 740 } });
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'reorder' }));
+  await page.click(chip(5));
+  await page.click('[data-widget="chips"] [data-move="left"]');
+  await page.click('[data-widget="chips"] [data-move="left"]');
+  const order = [0, 1, 2, 5, 3, 4];
+  const tokens = core.tokenize('犬が猫を追いかけた');
+  await waitForOrderB(page, order.map((i) => tokens[i]).join(''));
+  const check = core.permutationCheck({ text: '犬が猫を追いかけた', pe: 'none', dModel: 8, seed: 0, permutation: order });
+  assert.deepEqual(await tableNumbers(page.locator(outputs('b')).first()), rowsOf(check.permuted.output));
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});

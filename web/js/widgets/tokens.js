@@ -11,8 +11,12 @@ export function mount(el, block, ctx) {
   const targetLine = h('p', { class: 'target-line' });
   const orderLine = h('p', { class: 'order-line' });
   const reset = h('button', { type: 'button', class: 'secondary' }, t('tokens.reset'));
+  // For touch screens (no arrow keys, no HTML drag and drop): move the selected chip.
+  const left = h('button', { type: 'button', class: 'secondary', 'data-move': 'left' }, t('tokens.move_left'));
+  const right = h('button', { type: 'button', class: 'secondary', 'data-move': 'right' }, t('tokens.move_right'));
+  let selected = 0;
   const errorSlot = h('div');
-  el.append(h('p', { class: 'help', id: `${block.id}-help` }, t('tokens.help')), list, h('div', { class: 'chip-bar' }, reset, orderLine), targetLine, live, errorSlot);
+  el.append(h('p', { class: 'help', id: `${block.id}-help` }, t('tokens.help')), list, h('div', { class: 'chip-bar' }, left, right, reset, orderLine), targetLine, live, errorSlot);
   let targetTokens = null;
   let dragFrom = null;
 
@@ -51,6 +55,11 @@ export function mount(el, block, ctx) {
           h('span', { class: 'chip-pos', 'aria-hidden': 'true' }, String(pos + 1)),
           h('span', { class: 'chip-text', 'aria-hidden': 'true' }, tokens[tokIndex]),
         );
+        chip.addEventListener('focus', () => {
+          selected = pos;
+          list.querySelectorAll('.chip').forEach((c) => c.classList.toggle('selected', c === chip));
+        });
+        chip.addEventListener('click', () => chip.focus());
         chip.addEventListener('keydown', (e) => {
           const n = order.length;
           const moves = { ArrowLeft: pos - 1, ArrowUp: pos - 1, ArrowRight: pos + 1, ArrowDown: pos + 1, Home: 0, End: n - 1 };
@@ -88,6 +97,14 @@ export function mount(el, block, ctx) {
     targetLine.classList.toggle('reached', w.state.isTarget);
   }
 
+  const nudge = (step) => {
+    const n = w.state.order.length;
+    const to = Math.max(0, Math.min(n - 1, selected + step));
+    if (n && to !== selected) move(selected, to);
+    selected = to;
+  };
+  left.addEventListener('click', () => nudge(-1));
+  right.addEventListener('click', () => nudge(1));
   reset.addEventListener('click', () => setOrder(w.state.tokens.map((_, i) => i), 0, t('tokens.was_reset')));
 
   w.update = async () => {
