@@ -117,3 +117,15 @@ test('phone width: no sideways scrolling of the page', { timeout: 60000 }, async
   }
   await context.close();
 });
+
+test('hide= trims the page for embedding: header and a control', { timeout: 60000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http');
+  await gotoReady(page, `${lab.bases.http}#ex=add-position&hide=header,pe`);
+  assert.equal(await page.locator('#site-header').isVisible(), false);
+  assert.equal(await page.locator('#ctl-pe').count(), 0);
+  assert.equal(await page.locator('#ctl-d').count(), 1);
+  // The links keep the flag.
+  assert.match(await page.locator('.pager .next').getAttribute('href'), /hide=header%2Cpe|hide=header,pe/);
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});

@@ -25,7 +25,7 @@ const app = {
     writeState(app.state);
   },
   linkTo(id) {
-    return hashOf({ ex: id || undefined, lang: lang() }) || '#';
+    return hashOf({ ex: id || undefined, lang: lang(), hide: app.state.hide }) || '#';
   },
   onProgress() {
     renderHeader();
@@ -36,7 +36,15 @@ const header = document.getElementById('site-header');
 const root = document.getElementById('main');
 const footer = document.getElementById('site-footer');
 
+function applyHide() {
+  const hide = new Set(app.state.hide ?? []);
+  header.hidden = hide.has('header');
+  footer.hidden = hide.has('footer');
+  document.body.classList.toggle('hide-nav', hide.has('nav'));
+}
+
 function renderHeader() {
+  applyHide();
   const current = app.state.ex;
   const copyStatus = h('span', { class: 'copy-status', role: 'status' });
   const copy = h('button', { type: 'button', class: 'secondary', id: 'copy-link' }, t('nav.copy_link'));
@@ -144,6 +152,11 @@ async function boot() {
   renderFooter();
   document.body.dataset.core = app.core.mode;
   await route();
+}
+
+// Inside an iframe, tell the host page our height (as H5P embeds do).
+if (window.parent !== window && typeof ResizeObserver !== 'undefined') {
+  new ResizeObserver(() => window.parent.postMessage({ type: 'poslab:height', height: document.documentElement.scrollHeight }, '*')).observe(document.body);
 }
 
 boot();

@@ -37,7 +37,8 @@ export function labOf(exercise, state) {
 }
 
 function controls(exercise, app, lab, onChange) {
-  const list = exercise.lab?.controls ?? [];
+  const hidden = new Set(app.state.hide ?? []);
+  const list = (exercise.lab?.controls ?? []).filter((c) => !hidden.has(c));
   if (!list.length) return null;
   const msg = h('p', { class: 'control-msg', role: 'alert' });
   const items = [];

@@ -1,6 +1,8 @@
 // The page state in the URL, as TensorFlow Playground does: the exercise and
 // the lab's settings live in the hash (#ex=reorder&pe=sinusoidal&d=16&seed=3
-// &s=…&order=1,0,2), the language in ?lang=en or the hash. Only values that
+// &s=…&order=1,0,2), the language in ?lang=en or the hash. hide=header,nav,
+// pe,… trims the page for embedding in a course page (header, path, pager,
+// footer, or any lab control by name). Only values that
 // differ from the exercise's defaults are written, so links stay short.
 
 const NUMBER_KEYS = ['d', 'seed', 'heads', 'pos', 'm', 'n', 'k'];
@@ -13,6 +15,7 @@ export function readState(loc = window.location) {
     for (const [key, value] of params) {
       if (key === 'ex' || key === 'lang' || key === 's' || key === 'pe' || key === 'combine') state[key] = value;
       else if (key === 'mask') state.mask = value === '1' || value === 'true';
+      else if (key === 'hide') state.hide = value.split(',').filter(Boolean);
       else if (key === 'order') state.order = value.split(',').filter((x) => x !== '').map(Number);
       else if (NUMBER_KEYS.includes(key)) {
         const n = Number(value);
@@ -32,6 +35,7 @@ export function hashOf(state) {
   if (state.mask !== undefined) params.set('mask', state.mask ? '1' : '0');
   for (const key of NUMBER_KEYS) if (state[key] !== undefined) params.set(key, String(state[key]));
   if (state.order && state.order.length) params.set('order', state.order.join(','));
+  if (state.hide && state.hide.length) params.set('hide', state.hide.join(','));
   const s = params.toString();
   return s ? `#${s}` : '';
 }
