@@ -87,28 +87,39 @@ float* reserve(std::vector<float>& buffer, std::size_t count) {
     return buffer.data();
 }
 
-// c[0:MR, 0:NR] (row stride ldc) = (accumulate ? c : 0) + Σ_p a_panel[p] ⊗ b_panel[p].
-// Rows/columns past rows/cols are padding (zeros in the panels) and are not stored.
-void micro_kernel(std::size_t kc, const float* ap, const float* bp, float* c, std::size_t ldc,
-                  bool accumulate, std::size_t rows, std::size_t cols) {
+// c[0:MR, 0:NR] (row stride ldc) = (accumulate ? c : 0) + scale · Σ_p a(:, p) ⊗ b_panel[p].
+// A is either a packed panel (PackedA: a[p·MR + i]) or MR rows read in place
+// (a[i·lda + p]); both give the register tile one broadcast per row and step.
+// Rows/columns past rows/cols are padding and are not stored.
+template <bool PackedA>
+inline void micro_kernel(std::size_t kc, const float* a, std::size_t lda, const float* bp, float* c,
+                         std::size_t ldc, bool accumulate, std::size_t rows, std::size_t cols, float scale) {
     v4f c00 = splat(0.0f), c01 = splat(0.0f), c10 = splat(0.0f), c11 = splat(0.0f);
     v4f c20 = splat(0.0f), c21 = splat(0.0f), c30 = splat(0.0f), c31 = splat(0.0f);
+    const float* a0 = a;
+    const float* a1 = PackedA ? a + 1 : a + lda;
+    const float* a2 = PackedA ? a + 2 : a + 2 * lda;
+    const float* a3 = PackedA ? a + 3 : a + 3 * lda;
+    constexpr std::size_t step = PackedA ? MR : 1;
     for (std::size_t p = 0; p < kc; ++p) {
         const v4f b0 = load4(bp), b1 = load4(bp + 4);
-        v4f a = splat(ap[0]);
-        c00 += a * b0;
-        c01 += a * b1;
-        a = splat(ap[1]);
-        c10 += a * b0;
-        c11 += a * b1;
-        a = splat(ap[2]);
-        c20 += a * b0;
-        c21 += a * b1;
-        a = splat(ap[3]);
-        c30 += a * b0;
-        c31 += a * b1;
-        ap += MR;
+        v4f x = splat(a0[p * step]);
+        c00 += x * b0;
+        c01 += x * b1;
+        x = splat(a1[p * step]);
+        c10 += x * b0;
+        c11 += x * b1;
+        x = splat(a2[p * step]);
+        c20 += x * b0;
+        c21 += x * b1;
+        x = splat(a3[p * step]);
+        c30 += x * b0;
+        c31 += x * b1;
         bp += NR;
+    }
+    if (scale != 1.0f) {
+        const v4f s = splat(scale);
+        c00 *= s, c01 *= s, c10 *= s, c11 *= s, c20 *= s, c21 *= s, c30 *= s, c31 *= s;
     }
     if (rows == MR && cols == NR) {
         if (accumulate) {
@@ -190,15 +201,46 @@ void gemm_packed_b(const float* a, std::size_t lda, const float* packed_b, std::
                 const float* bp = packed_b + (j0 / NR) * panel_stride + p0 * NR;
                 const std::size_t cols = std::min(NR, n - j0);
                 for (std::size_t ii = 0; ii < mc; ii += MR) {
-                    micro_kernel(kc, packed_a + ii * kc, bp, c + (i0 + ii) * ldc + j0, ldc,
-                                 accumulate, std::min(MR, mc - ii), cols);
+                    micro_kernel<true>(kc, packed_a + ii * kc, MR, bp, c + (i0 + ii) * ldc + j0, ldc,
+                                       accumulate, std::min(MR, mc - ii), cols, 1.0f);
                 }
             }
         }
     }
 }
 
-void softmax_row(float* row, std::size_t cols) {
+// As gemm_packed_b, but A's rows are read in place (no packing pass): for the
+// attention's own operands, Q rows and rows of weights, which are already
+// contiguous in k. A last group of fewer than MR rows is packed (zero-padded).
+void gemm_rows_packed_b(const float* a, std::size_t lda, const float* packed_b, std::size_t panel_k,
+                        std::size_t k, std::size_t n, float* c, std::size_t ldc, std::size_t m, float scale,
+                        std::vector<float>& a_buffer) {
+    if (m == 0 || n == 0) return;
+    if (k == 0) {
+        for (std::size_t i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, 0.0f);
+        return;
+    }
+    const std::size_t panel_stride = panel_k * NR;
+    const std::size_t full = m / MR * MR;
+    float* tail = m > full ? reserve(a_buffer, MR * std::min(KC, k)) : nullptr;
+    for (std::size_t p0 = 0; p0 < k; p0 += KC) {
+        const std::size_t kc = std::min(KC, k - p0);
+        const bool accumulate = p0 > 0;
+        if (tail) pack_a(a + full * lda, lda, m - full, p0, kc, 1.0f, tail);
+        for (std::size_t j0 = 0; j0 < n; j0 += NR) {
+            const float* bp = packed_b + (j0 / NR) * panel_stride + p0 * NR;
+            const std::size_t cols = std::min(NR, n - j0);
+            for (std::size_t i = 0; i < full; i += MR)
+                micro_kernel<false>(kc, a + i * lda + p0, lda, bp, c + i * ldc + j0, ldc, accumulate, MR, cols,
+                                    scale);
+            if (tail)
+                micro_kernel<true>(kc, tail, MR, bp, c + full * ldc + j0, ldc, accumulate, m - full, cols, scale);
+        }
+    }
+}
+
+// Row maximum, then e^(x - max) in place; returns the sum (not yet divided).
+float exp_row(float* row, std::size_t cols) {
     std::size_t j = 0;
     v4f mx4 = splat(-std::numeric_limits<float>::infinity());
     for (; j + 4 <= cols; j += 4) mx4 = vmax(mx4, load4(row + j));
@@ -220,10 +262,17 @@ void softmax_row(float* row, std::size_t cols) {
         store4(tail, e);
         std::memcpy(row + j, tail, (cols - j) * sizeof(float));
     }
-    const v4f inv = splat(1.0f / hsum(sum4));
-    for (j = 0; j + 4 <= cols; j += 4) store4(row + j, load4(row + j) * inv);
-    for (; j < cols; ++j) row[j] *= inv[0];
+    return hsum(sum4);
 }
+
+void scale_row(float* row, std::size_t cols, float factor) {
+    const v4f f = splat(factor);
+    std::size_t j = 0;
+    for (; j + 4 <= cols; j += 4) store4(row + j, load4(row + j) * f);
+    for (; j < cols; ++j) row[j] *= factor;
+}
+
+void softmax_row(float* row, std::size_t cols) { scale_row(row, cols, 1.0f / exp_row(row, cols)); }
 
 }  // namespace
 
@@ -281,7 +330,9 @@ void attention_heads(const float* q, const float* k, const float* v, std::size_t
             // With the causal mask, keys past the block's last row carry weight 0.
             const std::size_t keys = causal ? i0 + rows : seq;
             float* s = weights ? weights + (h * seq + i0) * seq : block_scores;
-            gemm_packed_b(qh + i0 * ld, ld, packed_k, d_head, d_head, keys, s, seq, rows, scale, w.packed_a);
+            gemm_rows_packed_b(qh + i0 * ld, ld, packed_k, d_head, d_head, keys, s, seq, rows, scale,
+                               w.packed_a);
+            float inv_sum[QB];
             for (std::size_t r = 0; r < rows; ++r) {
                 const std::size_t i = i0 + r;
                 float* row = s + r * seq;
@@ -289,11 +340,18 @@ void attention_heads(const float* q, const float* k, const float* v, std::size_t
                 if (bias_row) {
                     for (std::size_t j = 0; j < valid; ++j) row[j] += bias_row[i > j ? i - j : j - i];
                 }
-                softmax_row(row, valid);
+                inv_sum[r] = 1.0f / exp_row(row, valid);
                 std::fill(row + valid, row + (weights ? seq : keys), 0.0f);
             }
-            gemm_packed_b(s, seq, packed_v, seq, keys, d_head, context + i0 * ldc + h * d_head, ldc,
-                          rows, 1.0f, w.packed_a);
+            // The division by the row sum is applied to the d_head-wide output
+            // row rather than to the S-wide weights row; the returned weights
+            // are normalised afterwards, so the output is the same either way.
+            float* out = context + i0 * ldc + h * d_head;
+            gemm_rows_packed_b(s, seq, packed_v, seq, keys, d_head, out, ldc, rows, 1.0f, w.packed_a);
+            for (std::size_t r = 0; r < rows; ++r) {
+                scale_row(out + r * ldc, d_head, inv_sum[r]);
+                if (weights) scale_row(s + r * seq, causal ? i0 + r + 1 : seq, inv_sum[r]);
+            }
         }
     }
 }
