@@ -88,6 +88,60 @@ std::vector<std::size_t> Args::get_size_list(const std::string& flag) const {
     return out;
 }
 
+std::string FlagReader::flag(const std::string& key) {
+    std::string f = "--";
+    for (char c : key) {
+        if (c >= 'A' && c <= 'Z') f += std::string("-") + char(c - 'A' + 'a');
+        else f += c;
+    }
+    return f;
+}
+
+bool FlagReader::has(const char* key) const {
+    if (std::string(key) == "returnAttention") return a_.has("--no-attention");
+    return a_.has(flag(key));
+}
+
+bool FlagReader::boolean(const char* key, bool fallback) const {
+    if (std::string(key) == "returnAttention") return !a_.has("--no-attention");
+    return a_.has(flag(key)) ? true : fallback;
+}
+
+std::vector<std::string> FlagReader::strings(const char* key) const {
+    const std::string text = a_.get(flag(key), "");
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        out.push_back(text.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return out;
+}
+
+std::vector<std::vector<double>> FlagReader::rows(const char* key) const {
+    const std::string name = flag(key);
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(a_.get(name, ""));
+    } catch (const nlohmann::json::parse_error& e) {
+        throw InvalidArgument("cli", name + " is not valid JSON: " + e.what());
+    }
+    if (!j.is_array()) throw InvalidArgument("cli", name + " must be a JSON list of rows, e.g. [[1,0],[0,1]]");
+    std::vector<std::vector<double>> rows;
+    for (std::size_t r = 0; r < j.size(); ++r) {
+        if (!j[r].is_array()) throw InvalidArgument("cli", name + " row " + std::to_string(r) + " is not a list of numbers");
+        std::vector<double> row;
+        for (std::size_t c = 0; c < j[r].size(); ++c) {
+            if (!j[r][c].is_number())
+                throw InvalidArgument("cli", name + "[" + std::to_string(r) + "][" + std::to_string(c) + "] is not a number");
+            row.push_back(j[r][c].get<double>());
+        }
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
 nlohmann::json float_json(float v) {
     char buf[32];
     auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);

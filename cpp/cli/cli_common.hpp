@@ -34,6 +34,28 @@ private:
     std::vector<std::string> positional_;
 };
 
+// Reads camelCase option names from flags (dModel → --d-model) for the
+// core's read_*_options; returnAttention is the switch --no-attention.
+class FlagReader {
+public:
+    explicit FlagReader(const Args& args) : a_(args) {}
+    static std::string flag(const std::string& key);
+    bool has(const char* key) const;
+    std::string string(const char* key, const std::string& fallback) const { return a_.get(flag(key), fallback); }
+    bool boolean(const char* key, bool fallback) const;
+    double number(const char* key, double fallback) const { return a_.get_double(flag(key), fallback); }
+    std::size_t whole(const char* key, std::size_t fallback, double max = 9007199254740991.0) const {
+        return a_.get_size(flag(key), fallback, static_cast<std::size_t>(max));
+    }
+    std::uint32_t seed(const char* key, std::uint32_t fallback) const { return a_.get_u32(flag(key), fallback); }
+    std::vector<std::string> strings(const char* key) const;
+    // A JSON list of rows: --vectors '[[1,0],[0,1]]'.
+    std::vector<std::vector<double>> rows(const char* key) const;
+
+private:
+    const Args& a_;
+};
+
 // Whole number from text, strictly (no sign, no trailing junk).
 std::size_t parse_size(const std::string& text, const std::string& what, std::size_t max = SIZE_MAX);
 

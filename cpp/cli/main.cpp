@@ -7,6 +7,7 @@
 #include "poslab/errors.hpp"
 #include "poslab/experiments.hpp"
 #include "poslab/model.hpp"
+#include "poslab/options.hpp"
 #include "poslab/tokenizer.hpp"
 
 int poslab_cli_extrapolate(int argc, char** argv);  // extrapolate.cpp
@@ -17,7 +18,7 @@ namespace {
 
 const char* kUsage = R"(poslab — Position Lab's core on the command line (JSON out)
 
-  poslab forward (--text TEXT | --vectors JSON) [--pe none|sinusoidal|learned|rope|alibi]
+  poslab forward (--text TEXT | --tokens A,B,… | --vectors JSON) [--pe none|sinusoidal|learned|rope|alibi]
                  [--causal] [--d-model N] [--heads H] [--weights identity|random]
                  [--seed N] [--max-positions N] [--base B] [--combine add|concat]
                  [--position-offset P] [--no-attention]
@@ -36,54 +37,15 @@ const char* kUsage = R"(poslab — Position Lab's core on the command line (JSON
 Bad input: a one-line message on stderr, exit status 2.
 )";
 
-const std::set<std::string> kForwardFlags = {"--text", "--vectors", "--pe", "--d-model", "--heads", "--weights",
+const std::set<std::string> kForwardFlags = {"--text", "--tokens", "--vectors", "--pe", "--d-model", "--heads", "--weights",
                                              "--seed", "--max-positions", "--base", "--combine",
                                              "--position-offset"};
 const std::set<std::string> kForwardSwitches = {"--causal", "--no-attention"};
 
-std::vector<std::vector<double>> parse_vectors(const std::string& text) {
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw InvalidArgument("cli", std::string("--vectors is not valid JSON: ") + e.what());
-    }
-    if (!j.is_array())
-        throw InvalidArgument("cli", "--vectors must be a JSON list of rows, e.g. [[1,0],[0,1]]");
-    std::vector<std::vector<double>> rows;
-    for (std::size_t r = 0; r < j.size(); ++r) {
-        if (!j[r].is_array())
-            throw InvalidArgument("cli", "--vectors row " + std::to_string(r) + " is not a list of numbers");
-        std::vector<double> row;
-        for (std::size_t c = 0; c < j[r].size(); ++c) {
-            if (!j[r][c].is_number())
-                throw InvalidArgument("cli", "--vectors[" + std::to_string(r) + "][" + std::to_string(c) +
-                                                 "] is not a number");
-            row.push_back(j[r][c].get<double>());
-        }
-        rows.push_back(std::move(row));
-    }
-    return rows;
-}
-
 ForwardOptions forward_options(const Args& a) {
-    ForwardOptions o;
-    if (a.has("--text")) o.text = a.get("--text", "");
-    if (a.has("--vectors")) o.vectors = parse_vectors(a.get("--vectors", ""));
-    if (!a.has("--text") && !a.has("--vectors"))
-        throw InvalidArgument("cli", "give the input with --text TEXT or --vectors JSON");
-    o.pe = parse_position_scheme(a.get("--pe", "none"));
-    o.causal = a.has("--causal");
-    o.d_model = a.get_size("--d-model", o.d_model);
-    o.heads = a.get_size("--heads", o.heads);
-    o.weights = parse_weights_kind(a.get("--weights", "random"));
-    o.seed = a.get_u32("--seed", o.seed);
-    o.max_positions = a.get_size("--max-positions", o.max_positions);
-    o.base = a.get_double("--base", o.base);
-    o.combine = parse_combine(a.get("--combine", "add"));
-    o.position_offset = a.get_size("--position-offset", o.position_offset);
-    o.return_attention = !a.has("--no-attention");
-    return o;
+    if (!a.has("--text") && !a.has("--vectors") && !a.has("--tokens"))
+        throw InvalidArgument("cli", "give the input with --text TEXT, --tokens A,B,… or --vectors JSON");
+    return read_forward_options(FlagReader(a));
 }
 
 nlohmann::json forward_json(const ForwardResult& r) {
@@ -106,17 +68,9 @@ int cmd_forward(int argc, char** argv) {
 int cmd_encoding(int argc, char** argv) {
     Args a(argc, argv, {"--scheme", "--length", "--d-model", "--base", "--seed", "--max-positions", "--position-offset"},
            {});
-    EncodingOptions o;
     if (!a.has("--length") || !a.has("--d-model"))
         throw InvalidArgument("cli", "encoding needs --length S and --d-model D");
-    o.scheme = parse_position_scheme(a.get("--scheme", "sinusoidal"));
-    o.length = a.get_size("--length", o.length);
-    o.d_model = a.get_size("--d-model", o.d_model);
-    o.base = a.get_double("--base", o.base);
-    o.seed = a.get_u32("--seed", o.seed);
-    o.max_positions = a.get_size("--max-positions", o.max_positions);
-    o.position_offset = a.get_size("--position-offset", o.position_offset);
-    return print_json({{"encoding", tensor_json(encoding(o))}});
+    return print_json({{"encoding", tensor_json(encoding(read_encoding_options(FlagReader(a))))}});
 }
 
 int cmd_tokenize(int argc, char** argv) {

@@ -6,6 +6,7 @@
 #include "poslab/errors.hpp"
 #include "poslab/experiments.hpp"
 #include "poslab/model.hpp"
+#include "poslab/options.hpp"
 #include "poslab/tokenizer.hpp"
 
 namespace poslab {
@@ -139,28 +140,8 @@ private:
     std::string what_;
 };
 
-const std::set<std::string> kForwardKeys = {"text", "tokens", "vectors", "pe", "causal", "dModel", "heads",
-                                            "weights", "seed", "maxPositions", "base", "combine",
-                                            "positionOffset", "returnAttention"};
-
-ForwardOptions forward_options(const JsonOptions& in) {
-    ForwardOptions o;
-    if (in.has("text")) o.text = in.string("text", "");
-    if (in.has("tokens")) o.tokens = in.strings("tokens");
-    if (in.has("vectors")) o.vectors = in.rows("vectors");
-    o.pe = parse_position_scheme(in.string("pe", "none"));
-    o.causal = in.boolean("causal", o.causal);
-    o.d_model = in.whole("dModel", o.d_model);
-    o.heads = in.whole("heads", o.heads);
-    o.weights = parse_weights_kind(in.string("weights", "random"));
-    o.seed = in.seed("seed", o.seed);
-    o.max_positions = in.whole("maxPositions", o.max_positions);
-    o.base = in.number("base", o.base);
-    o.combine = parse_combine(in.string("combine", "add"));
-    o.position_offset = in.whole("positionOffset", o.position_offset);
-    o.return_attention = in.boolean("returnAttention", o.return_attention);
-    return o;
-}
+ForwardOptions forward_options(const JsonOptions& in) { return read_forward_options(in); }
+const std::set<std::string>& kForwardKeys = forward_option_names();
 
 template <class Tensor>
 json matrix(const Tensor& t) {
@@ -185,16 +166,7 @@ std::vector<float> floats(const std::vector<double>& v) { return std::vector<flo
 json call_forward(const json& args) { return forward_result(forward(forward_options(JsonOptions(args, "forward", kForwardKeys)))); }
 
 json call_encoding(const json& args) {
-    JsonOptions in(args, "encoding", {"scheme", "length", "dModel", "base", "seed", "maxPositions", "positionOffset"});
-    EncodingOptions o;
-    o.scheme = parse_position_scheme(in.string("scheme", "sinusoidal"));
-    o.length = in.whole("length", o.length);
-    o.d_model = in.whole("dModel", o.d_model);
-    o.base = in.number("base", o.base);
-    o.seed = in.seed("seed", o.seed);
-    o.max_positions = in.whole("maxPositions", o.max_positions);
-    o.position_offset = in.whole("positionOffset", o.position_offset);
-    return {{"encoding", matrix(encoding(o))}};
+    return {{"encoding", matrix(encoding(read_encoding_options(JsonOptions(args, "encoding", encoding_option_names()))))}};
 }
 
 json call_tokenize(const json& args) {

@@ -170,6 +170,8 @@ test('JS-side mistakes get clear errors too', () => {
   assert.throws(() => lab.forward({ text: '犬', dModel: '8' }), /dModel must be a whole number .*got the string "8"/);
   assert.throws(() => lab.forward({ text: '犬', dModel: 2.5 }), /dModel must be a whole number .*got the number 2.5/);
   assert.throws(() => lab.forward({ text: '犬', seed: -1 }), /seed must be a whole number from 0 to 4294967295/);
+  // size_t is 32 bits in wasm: 2^32 + 8 must be refused, not wrapped to 8.
+  assert.throws(() => lab.forward({ text: '犬', dModel: 2 ** 32 + 8 }), /dModel must be a whole number .*got the number 4294967304/);
   assert.throws(() => lab.forward({ text: '犬', causal: 1 }), /causal must be true or false/);
   assert.throws(() => lab.forward({ text: 42 }), /text must be a string, got the number 42/);
   assert.throws(() => lab.forward({ vectors: [[1, '2']] }), /vectors\[0\]\[1\] must be a number, got the string "2"/);

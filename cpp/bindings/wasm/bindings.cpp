@@ -7,33 +7,14 @@
 #include "poslab/embedding.hpp"
 #include "poslab/experiments.hpp"
 #include "poslab/model.hpp"
+#include "poslab/options.hpp"
 #include "poslab/tokenizer.hpp"
 
 namespace poslab::wasm {
 namespace {
 
-const std::set<std::string> kForwardKeys = {"text", "tokens", "vectors", "pe", "causal", "dModel", "heads",
-                                            "weights", "seed", "maxPositions", "base", "combine",
-                                            "positionOffset", "returnAttention"};
-
-ForwardOptions forward_options(const Options& in) {
-    ForwardOptions o;
-    if (in.has("text")) o.text = in.string("text", "");
-    if (in.has("tokens")) o.tokens = in.strings("tokens");
-    if (in.has("vectors")) o.vectors = in.rows("vectors");
-    o.pe = parse_position_scheme(in.string("pe", "none"));
-    o.causal = in.boolean("causal", o.causal);
-    o.d_model = in.whole("dModel", o.d_model);
-    o.heads = in.whole("heads", o.heads);
-    o.weights = parse_weights_kind(in.string("weights", "random"));
-    o.seed = in.seed("seed", o.seed);
-    o.max_positions = in.whole("maxPositions", o.max_positions);
-    o.base = in.number("base", o.base);
-    o.combine = parse_combine(in.string("combine", "add"));
-    o.position_offset = in.whole("positionOffset", o.position_offset);
-    o.return_attention = in.boolean("returnAttention", o.return_attention);
-    return o;
-}
+ForwardOptions forward_options(const Options& in) { return read_forward_options(in); }
+const std::set<std::string>& kForwardKeys = forward_option_names();
 
 val forward_result(const ForwardResult& r) {
     val out = val::object();
@@ -60,17 +41,8 @@ val tokenize_js(val text) {
 
 val encoding_js(val options) {
     return guarded([&] {
-        Options in(options, "encoding", {"scheme", "length", "dModel", "base", "seed", "maxPositions", "positionOffset"});
-        EncodingOptions o;
-        o.scheme = parse_position_scheme(in.string("scheme", "sinusoidal"));
-        o.length = in.whole("length", o.length);
-        o.d_model = in.whole("dModel", o.d_model);
-        o.base = in.number("base", o.base);
-        o.seed = in.seed("seed", o.seed);
-        o.max_positions = in.whole("maxPositions", o.max_positions);
-        o.position_offset = in.whole("positionOffset", o.position_offset);
         val out = val::object();
-        out.set("encoding", matrix(encoding(o)));
+        out.set("encoding", matrix(encoding(read_encoding_options(Options(options, "encoding", encoding_option_names())))));
         return out;
     });
 }

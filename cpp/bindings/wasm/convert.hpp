@@ -82,6 +82,8 @@ public:
     }
 
     static std::size_t whole_value(const val& v, const std::string& name, double max) {
+        // size_t is 32 bits in wasm: larger whole numbers must be refused, not wrapped.
+        max = std::min(max, static_cast<double>(SIZE_MAX));
         const bool is_number = v.typeOf().as<std::string>() == "number";
         const double d = is_number ? v.as<double>() : 0.0;
         if (!is_number || !std::isfinite(d) || d < 0 || d != std::floor(d) || d > max) {
