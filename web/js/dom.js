@@ -29,7 +29,9 @@ export function fmt(x, digits = 3) {
 export function fmtSmall(x) {
   if (x === 0) return '0';
   if (Math.abs(x) >= 0.001) return fmt(x, 4);
-  return x.toExponential(1).replace('e', '×10^').replace(/\^\+?(-?\d+)/, (m, e) => `^${e}`);
+  const sup = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+  const [m, e] = x.toExponential(1).split('e');
+  return `${m}×10${String(Number(e)).replace(/./g, (c) => sup[c])}`;
 }
 
 export function row(matrix, r) {

@@ -27,7 +27,7 @@ export async function coreRowMean(core, matrix) {
 }
 
 // A table of vectors, one row each: label, then D numbers.
-export function vectorTable(rows, { caption, dims, labelTitle, hue } = {}) {
+export function vectorTable(rows, { caption, dims, labelTitle, footer } = {}) {
   const D = rows.length ? rows[0].values.length : 0;
   return h(
     'div',
@@ -43,8 +43,17 @@ export function vectorTable(rows, { caption, dims, labelTitle, hue } = {}) {
         ...rows.map((r) =>
           h('tr', { class: r.className ?? '' }, h('th', { scope: 'row', style: r.hue !== undefined ? `--chip-hue:${r.hue}` : undefined, class: r.hue !== undefined ? 'tok' : '' }, r.label), ...r.values.map((v) => h('td', {}, fmt(v))))),
       ),
+      footer ? h('tfoot', {}, ...footer.map((r) => h('tr', { class: 'mean-row' }, h('th', { scope: 'row' }, r.label), ...r.values.map((v) => h('td', {}, fmt(v)))))) : null,
     ),
   );
+}
+
+// Tokens back into a sentence for display: spaced scripts get spaces, with
+// punctuation attached and the first letter capitalised (the tokenizer folds case).
+export function joinTokens(tokens, spaced) {
+  if (!spaced) return tokens.join('');
+  const s = tokens.join(' ').replace(/ ([.,!?;:])/g, '$1');
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 export function outputRows(matrix, tokens, order, hueOf) {

@@ -18,9 +18,9 @@ let counter = 0;
 // series: [{ label, xs, ys }]; opts: { caption, xLabel, yLabel, xMin, xMax, yMin, yMax, cursor, wall, sampleEvery }
 export function lineplot(series, opts = {}) {
   const id = `lp${++counter}`;
-  const W = 640;
-  const H = 200;
-  const pad = { l: 44, r: 12, t: 10, b: 30 };
+  const W = 560;
+  const H = 220;
+  const pad = { l: 48, r: 12, t: 10, b: 34 };
   const allX = series.flatMap((q) => q.xs);
   const allY = series.flatMap((q) => q.ys);
   const xMin = opts.xMin ?? Math.min(...allX);
@@ -32,12 +32,12 @@ export function lineplot(series, opts = {}) {
   const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'lineplot', role: 'img', 'aria-label': t('plot.aria', { caption: opts.caption ?? '', n: series.length }) });
   svg.append(s('rect', { x: pad.l, y: pad.t, width: W - pad.l - pad.r, height: H - pad.t - pad.b, class: 'lp-frame' }));
   for (const yv of [yMin, (yMin + yMax) / 2, yMax]) {
-    const tx = s('text', { x: pad.l - 4, y: Y(yv) + 4, class: 'lp-tick', 'text-anchor': 'end' });
+    const tx = s('text', { x: pad.l - 5, y: Y(yv) + 4, class: 'lp-tick', 'text-anchor': 'end' });
     tx.textContent = fmt(yv, 2);
     svg.append(tx);
   }
   for (const xv of [xMin, Math.round((xMin + xMax) / 2), xMax]) {
-    const tx = s('text', { x: X(xv), y: H - pad.b + 14, class: 'lp-tick', 'text-anchor': 'middle' });
+    const tx = s('text', { x: X(xv), y: H - pad.b + 15, class: 'lp-tick', 'text-anchor': 'middle' });
     tx.textContent = String(xv);
     svg.append(tx);
   }

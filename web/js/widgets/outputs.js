@@ -4,7 +4,7 @@
 import { h, fmtSmall, errorBox } from '../dom.js';
 import { t } from '../i18n.js';
 import { tex } from '../rich.js';
-import { forwardArgs, coreRowMean, vectorTable, outputRows, hue } from './common.js';
+import { forwardArgs, coreRowMean, vectorTable, outputRows, hue, joinTokens } from './common.js';
 
 export function mount(el, block, ctx) {
   const w = { state: {}, result: null, error: null };
@@ -22,9 +22,9 @@ export function mount(el, block, ctx) {
     try {
       const check = await ctx.core.call('permutationCheck', forwardArgs(lab, { permutation: order }));
       const identity = tokens.map((_, i) => i);
-      const sep = lab.sentence.includes(' ') ? ' ' : '';
-      const nameA = identity.map((i) => tokens[i]).join(sep);
-      const nameB = order.map((i) => tokens[i]).join(sep);
+      const spaced = lab.sentence.trim().includes(' ');
+      const nameA = joinTokens(identity.map((i) => tokens[i]), spaced);
+      const nameB = joinTokens(order.map((i) => tokens[i]), spaced);
       let meanA = null;
       let meanB = null;
       if (block.mean) {
@@ -40,8 +40,7 @@ export function mount(el, block, ctx) {
           { class: 'panel', 'data-order': key },
           h('h4', {}, title),
           h('p', { class: 'sentence' }, sentence),
-          vectorTable(outputRows(matrix, tokens, ord, hue), { caption: t('outputs.caption', { sentence }) }),
-          mean ? vectorTable([{ label: t('outputs.mean'), values: mean, className: 'mean-row' }], { caption: t('outputs.mean_caption'), labelTitle: '' }) : null,
+          vectorTable(outputRows(matrix, tokens, ord, hue), { caption: t('outputs.caption', { sentence }), footer: mean ? [{ label: t('outputs.mean'), values: mean }] : null }),
         );
       body.replaceChildren(
         h(

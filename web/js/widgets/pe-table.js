@@ -28,7 +28,7 @@ export function mount(el, block, ctx) {
       w.error = null;
       body.replaceChildren(
         h('p', { class: 'shape' }, t('pe.shape', { scheme: t(`scheme.${lab.pe}`), S, D })),
-        heatmap(byDim, { caption: t('pe.heatmap_caption', { scheme: t(`scheme.${lab.pe}`) }), rowLabels: byDim.map((_, d) => `i=${d}`), colLabels: xs.map((p) => (p % 8 === 0 ? String(p) : '')), rowTitle: t('pe.dim'), colTitle: t('pe.pos'), showValues: false }),
+        heatmap(byDim, { caption: t('pe.heatmap_caption', { scheme: t(`scheme.${lab.pe}`) }), rowLabels: byDim.map((_, d) => String(d)), colLabels: xs.map((p) => (p % 8 === 0 ? String(p) : '')), rowTitle: t('pe.dim'), colTitle: t('pe.pos'), showValues: false }),
         lineplot(
           dims.map((d) => ({ label: t('pe.dim_label', { d }), xs, ys: byDim[d] })),
           { caption: t('pe.plot_caption'), xLabel: t('pe.pos') },

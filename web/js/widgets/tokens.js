@@ -3,6 +3,7 @@
 // went). The order is a permutation: row i of PX is row order[i] of X.
 import { h, errorBox } from '../dom.js';
 import { t, pick } from '../i18n.js';
+import { joinTokens } from './common.js';
 
 export function mount(el, block, ctx) {
   const w = { state: { tokens: [], order: [], isTarget: false }, result: null, error: null };
@@ -92,7 +93,7 @@ export function mount(el, block, ctx) {
     if (focusIndex !== undefined) list.children[focusIndex]?.focus();
     const current = order.map((i) => tokens[i]);
     w.state.isTarget = !!targetTokens && current.join('\u0000') === targetTokens.join('\u0000');
-    orderLine.textContent = t('tokens.current', { sentence: current.join(ctx.lab().sentence.includes(' ') ? ' ' : '') });
+    orderLine.textContent = t('tokens.current', { sentence: joinTokens(current, ctx.lab().sentence.trim().includes(' ')) });
     targetLine.textContent = targetTokens ? t(w.state.isTarget ? 'tokens.target_reached' : 'tokens.target', { sentence: pick(block.target) }) : '';
     targetLine.classList.toggle('reached', w.state.isTarget);
   }
