@@ -203,7 +203,7 @@ export interface Limits {
   maxTablePositions: number;
 }
 
-export interface PositionLab {
+export interface PositionLab extends PositionLabTraining, PositionLabBench {
   readonly version: string;
   readonly limits: Limits;
   tokenize(text: string): string[];
@@ -240,7 +240,7 @@ declare function createPositionLab(options?: ModuleOptions): Promise<PositionLab
 export default createPositionLab;
 
 // ---- Train short, test long (cpp/bindings/wasm/train_bindings.cpp) ----
-// To be merged into PositionLab: `export interface PositionLab extends PositionLabTraining`.
+// PositionLab extends PositionLabTraining.
 //
 //   const run = new lab.ExtrapolationRun({ scheme: 'rope', seed: 1, steps: 400 });
 //   while (!run.done()) postMessage(run.step(10));   // cancel = stop calling step()
@@ -322,4 +322,12 @@ export interface ExtrapolationRun {
 
 export interface PositionLabTraining {
   ExtrapolationRun: new (options: ExtrapolationOptions) => ExtrapolationRun;
+}
+
+// ---- For benchmarks and kernel tests (cpp/bindings/wasm/bench_bindings.cpp) ----
+export interface PositionLabBench {
+  /** The [D, D] projections forward() uses for weights 'random' with this seed (X·W). */
+  attentionWeights(options: { dModel: number; seed?: number }): { wq: Matrix; wk: Matrix; wv: Matrix; wo: Matrix };
+  /** Current wasm memory in bytes (memory only grows, so this is the peak). */
+  wasmMemoryBytes(): number;
 }
