@@ -11,6 +11,9 @@ status=0
 echo "== ctest (GoogleTest + CLI)"
 ctest --test-dir build/native --output-on-failure -j"$(nproc 2>/dev/null || echo 2)" || status=1
 
+echo "== tsc: poslab.d.ts types the API as it is used"
+npx --no-install tsc -p tests/types && echo "poslab.d.ts: ok" || status=1
+
 echo "== node --test tests/wasm"
 node --test tests/wasm/ || status=1
 

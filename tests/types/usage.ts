@@ -1,0 +1,26 @@
+// Compiled with tsc --noEmit by npm test: the hand-written poslab.d.ts must
+// type the API as the tests and the page use it. A wrong member, option or
+// result type here is a compile error.
+import type { PositionLab, ForwardResult, PositionLabError, AttemptResult } from '../../cpp/bindings/wasm/poslab';
+
+export function useLab(lab: PositionLab): number {
+  const r: ForwardResult = lab.forward({ text: "犬が猫を追いかけた", pe: "sinusoidal", dModel: 8, heads: 2, causal: true });
+  const first: number = r.output.data[0];
+  const heads: number = r.attention ? r.attention.shape[0] : 0;
+  const steps = lab.attentionSteps({ vectors: [[1, 0], [0, 1]], weights: 'identity', scale: 'none' });
+  const check = lab.permutationCheck({ tokens: ['猫', 'が', '犬'], permutation: [2, 1, 0] });
+  const enc = lab.encoding({ scheme: 'learned', length: 4, dModel: 768, positionOffset: 1020 });
+  const rope = lab.ropeCheck({ m: 3, n: 1, shift: 10 });
+  const grade: AttemptResult = lab.checkAttempt({ exercise: {}, question: 'q', answer: ['0.670'] });
+  const run = new lab.ExtrapolationRun({ scheme: 'rope', steps: 10 });
+  const progress = run.step(5);
+  run.delete();
+  try {
+    lab.forward({ text: '' });
+  } catch (e) {
+    const err = e as PositionLabError;
+    if (err.code === 'empty_text') return err.params['limit'] === undefined ? 0 : 1;
+  }
+  return first + heads + steps.weights.data[0] + check.maxAbsDiff + enc.encoding.shape[1] + rope.diff +
+    grade.score + progress.loss.length + lab.limits.maxTokens + lab.wasmMemoryBytes();
+}
