@@ -18,7 +18,10 @@ export function mount(el, block, ctx) {
   const w = { state: {}, result: null, error: null };
   const body = h('div', { class: 'attention' });
   el.append(body);
+  // Fast reordering starts updates that overlap: only the latest may draw.
+  let seq = 0;
   w.update = async () => {
+    const mine = ++seq;
     const lab = ctx.lab();
     try {
       if (block.tokens) {
@@ -29,6 +32,7 @@ export function mount(el, block, ctx) {
         }
         const { tokens, order } = chips.state;
         const check = await ctx.core.call('permutationCheck', forwardArgs(lab, { permutation: order }));
+      if (mine !== seq) return;
         const S = tokens.length;
         const labelsA = tokens.map((x, i) => `${i + 1} ${x}`);
         const labelsB = order.map((i, p) => `${p + 1} ${tokens[i]}`);
@@ -50,6 +54,7 @@ export function mount(el, block, ctx) {
         );
       } else {
         const r = await ctx.core.call('forward', forwardArgs(lab));
+        if (mine !== seq) return;
         const S = r.tokens.length;
         const labels = r.tokens.map((x, i) => `${i + 1} ${x}`);
         const above = aboveDiagonalMax(r.attention);

@@ -10,7 +10,10 @@ export function mount(el, block, ctx) {
   const w = { state: {}, result: null, error: null };
   const body = h('div', { class: 'outputs' });
   el.append(body);
+  // Fast reordering starts updates that overlap: only the latest may draw.
+  let seq = 0;
   w.update = async () => {
+    const mine = ++seq;
     const lab = ctx.lab();
     const chips = ctx.widgets.get(block.tokens);
     if (!chips || chips.error || !chips.state.tokens.length) {
@@ -21,6 +24,7 @@ export function mount(el, block, ctx) {
     const { tokens, order } = chips.state;
     try {
       const check = await ctx.core.call('permutationCheck', forwardArgs(lab, { permutation: order }));
+      if (mine !== seq) return;
       const identity = tokens.map((_, i) => i);
       const spaced = lab.sentence.trim().includes(' ');
       const nameA = joinTokens(identity.map((i) => tokens[i]), spaced);
@@ -30,6 +34,7 @@ export function mount(el, block, ctx) {
       if (block.mean) {
         meanA = await coreRowMean(ctx.core, check.original.output);
         meanB = await coreRowMean(ctx.core, check.permuted.output);
+        if (mine !== seq) return;
       }
       w.result = { maxAbsDiff: check.maxAbsDiff, original: check.original, permuted: check.permuted, meanA, meanB };
       w.error = null;
