@@ -5,6 +5,7 @@
 // a pass/fail test.
 //
 //   attention_bench [--sizes 128,512,1024,2048] [--runs 5] [--d-model 768] [--heads 12]
+//   attention_bench --serve     (line requests from run.mjs, see main)
 //
 // OpenBLAS is opened with dlopen, one thread (OPENBLAS_NUM_THREADS=1), so the
 // library target needs no BLAS dependency and the bench still runs without it.
@@ -18,6 +19,7 @@
 #include <cstring>
 #include <functional>
 #include <iostream>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
@@ -39,23 +41,6 @@ double median(std::vector<double> v) {
     const std::size_t n = v.size();
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
-
-// Runs f once to warm up, then `runs` times; returns the times in ms.
-std::vector<double> time_runs(int runs, const std::function<void()>& f) {
-    f();
-    std::vector<double> ms;
-    for (int r = 0; r < runs; ++r) {
-        const auto t0 = Clock::now();
-        f();
-        ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-    }
-    return ms;
-}
-
-// The FLOP count every implementation is credited with: 4 projections
-// [S,D]·[D,D] (2·S·D² each) plus, per head, QKᵀ and weights·V (2·S²·d_head
-// each, so 4·S²·D over all heads). Softmax, bias and masking are not counted.
-double attention_flop(double s, double d) { return 8.0 * s * d * d + 4.0 * s * s * d; }
 
 // cblas_sgemm(order, transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc)
 using SgemmFn = void (*)(int, int, int, int, int, int, float, const float*, int, const float*, int, float,
@@ -133,9 +118,127 @@ std::vector<std::size_t> parse_sizes(const std::string& text) {
     return sizes;
 }
 
-json timing(const std::vector<double>& ms, double flop) {
-    const double med = median(ms);
-    return {{"median_ms", med}, {"runs_ms", ms}, {"gflops", flop / (med * 1e-3) / 1e9}};
+// The input run.mjs gives the wasm module (mulberry32, uniform in [-1, 1)),
+// so native and wasm outputs can be compared.
+std::vector<float> make_input(std::size_t rows, std::size_t cols, std::uint32_t seed) {
+    std::vector<float> data(rows * cols);
+    std::uint32_t a = seed;
+    for (float& v : data) {
+        a += 0x6d2b79f5u;
+        std::uint32_t t = a;
+        t = (t ^ (t >> 15)) * (t | 1u);
+        t ^= t + (t ^ (t >> 7)) * (t | 61u);
+        v = static_cast<float>(static_cast<double>(t ^ (t >> 14)) / 4294967296.0 * 2.0 - 1.0);
+    }
+    return data;
+}
+
+double ms_of(const std::function<void()>& f) {
+    const auto t0 = Clock::now();
+    f();
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// Everything timed at one S; once() times one run of each.
+struct SizeBench {
+    std::size_t s, d, heads;
+    const poslab::AttentionWeights& w;
+    const OpenBlas& blas;
+    std::vector<float> x, out;
+    poslab::ForwardOptions options;
+    poslab::ForwardResult result;
+    std::unique_ptr<BlasAttention> reference;
+
+    SizeBench(std::size_t s_, std::size_t d_, std::size_t h_, std::uint32_t seed, const poslab::AttentionWeights& w_,
+              const OpenBlas& b)
+        : s(s_), d(d_), heads(h_), w(w_), blas(b), x(make_input(s_, d_, std::uint32_t(s_))), out(s_ * d_) {
+        options.vectors = std::vector<std::vector<double>>(s, std::vector<double>(d));
+        for (std::size_t i = 0; i < s; ++i)
+            for (std::size_t j = 0; j < d; ++j) (*options.vectors)[i][j] = x[i * d + j];
+        options.heads = heads;
+        options.weights = poslab::WeightsKind::random;
+        options.seed = seed;
+        options.return_attention = false;
+        if (blas.sgemm) reference = std::make_unique<BlasAttention>(blas, s, d, heads, w);
+        once();  // warm-up: weights drawn, buffers grown
+    }
+
+    json once() {
+        json t;
+        t["forward_ms"] = ms_of([&] { result = poslab::forward(options); });
+        // The projections alone, on our kernels (4 × matmul), to set against sgemm.
+        t["projections_ms"] = ms_of([&] {
+            for (const auto* m : {&w.wq, &w.wk, &w.wv, &w.wo})
+                poslab::kernels::matmul(x.data(), m->data(), out.data(), s, d, d);
+        });
+        if (reference) {
+            t["openblas_ms"] = ms_of([&] { reference->run(x.data()); });
+            t["openblas_projections_ms"] = ms_of([&] {
+                reference->projections(x.data());
+                reference->gemm(x.data(), w.wo.data(), reference->out.data(), int(s), int(d), int(d));
+            });
+        }
+        return t;
+    }
+
+    // sum |output| (compared with the wasm module's) and max |ours − OpenBLAS| / max |OpenBLAS|.
+    json check() {
+        double sum_abs = 0;
+        for (float v : result.output) sum_abs += std::abs(v);
+        json c = {{"sum_abs_output", sum_abs}};
+        if (reference) {
+            reference->run(x.data());
+            double diff = 0, scale = 0;
+            for (std::size_t i = 0; i < s * d; ++i) {
+                diff = std::max(diff, double(std::abs(result.output.data()[i] - reference->out[i])));
+                scale = std::max(scale, double(std::abs(reference->out[i])));
+            }
+            c["openblas_max_rel_diff"] = diff / scale;
+        }
+        return c;
+    }
+};
+
+// Lab sizes: a short sentence and S=32 vectors, attention returned (the page draws it).
+json lab_sizes() {
+    json lab = json::array();
+    struct LabCase {
+        const char* name;
+        std::size_t s, d, h;
+    };
+    for (const LabCase& c : {LabCase{"text 犬が猫を追いかけた (S=6) D=8 H=1 sinusoidal", 6, 8, 1},
+                             LabCase{"vectors S=32 D=64 H=4 sinusoidal", 32, 64, 4}}) {
+        poslab::ForwardOptions o;
+        if (c.s == 6) {
+            o.text = "犬が猫を追いかけた";
+            o.d_model = c.d;
+        } else {
+            const std::vector<float> x = make_input(c.s, c.d, std::uint32_t(c.s));
+            o.vectors = std::vector<std::vector<double>>(c.s, std::vector<double>(c.d));
+            for (std::size_t i = 0; i < c.s; ++i)
+                for (std::size_t j = 0; j < c.d; ++j) (*o.vectors)[i][j] = x[i * c.d + j];
+        }
+        o.heads = c.h;
+        o.pe = poslab::PositionScheme::sinusoidal;
+        o.return_attention = true;
+        const int calls = 200;
+        std::vector<double> per_call_us;
+        poslab::forward(o);
+        for (int r = 0; r < 9; ++r)
+            per_call_us.push_back(1000.0 * ms_of([&] {
+                for (int i = 0; i < calls; ++i) poslab::forward(o);
+            }) / calls);
+        lab.push_back({{"case", c.name}, {"median_us", median(per_call_us)}});
+    }
+    return lab;
+}
+
+json info(const OpenBlas& blas) {
+    // The FLOP count every implementation is credited with: 4 projections
+    // [S,D]·[D,D] (2·S·D² each) plus, per head, QKᵀ and weights·V (2·S²·d_head
+    // each, so 4·S²·D over all heads). Softmax, bias and masking are not counted.
+    return {{"flop_formula", "8·S·D² + 4·S²·D"},
+            {"openblas", blas.sgemm ? json(blas.library + ", 1 thread") : json(nullptr)}};
 }
 
 }  // namespace
@@ -143,104 +246,86 @@ json timing(const std::vector<double>& ms, double flop) {
 int main(int argc, char** argv) {
     std::vector<std::size_t> sizes = {128, 512, 1024, 2048};
     int runs = 5;
+    bool serve = false;
     std::size_t d = 768, heads = 12;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string flag = argv[i], value = argv[i + 1];
+    for (int i = 1; i < argc; ++i) {
+        const std::string flag = argv[i];
+        if (flag == "--serve") {
+            serve = true;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            std::cerr << "attention_bench: " << flag << " needs a value\n";
+            return 2;
+        }
+        const std::string value = argv[++i];
         if (flag == "--sizes") sizes = parse_sizes(value);
         else if (flag == "--runs") runs = std::max(1, std::stoi(value));
         else if (flag == "--d-model") d = std::stoul(value);
         else if (flag == "--heads") heads = std::stoul(value);
         else {
             std::cerr << "attention_bench: unknown flag " << flag
-                      << "; allowed: --sizes, --runs, --d-model, --heads\n";
+                      << "; allowed: --sizes, --runs, --d-model, --heads, --serve\n";
             return 2;
         }
     }
     const std::uint32_t seed = 7;
     const OpenBlas blas = open_openblas();
     const poslab::AttentionWeights w = poslab::make_attention_weights(poslab::WeightsKind::random, d, seed);
-    std::mt19937 gen(1);
-    std::normal_distribution<float> normal(0.0f, 1.0f);
+
+    if (serve) {
+        // One request per line, one JSON answer per line, so run.mjs can
+        // interleave single runs with the other implementations:
+        //   "size S" (set up S, warm up) · "run" (time one run) · "check" · "lab" · "info" · "quit"
+        std::unique_ptr<SizeBench> bench;
+        std::string line;
+        while (std::getline(std::cin, line)) {
+            std::stringstream req(line);
+            std::string what;
+            req >> what;
+            json answer;
+            if (what == "size") {
+                std::size_t s = 0;
+                req >> s;
+                bench.reset();
+                bench = std::make_unique<SizeBench>(s, d, heads, seed, w, blas);
+                answer = {{"S", s}};
+            } else if (what == "run" && bench) {
+                answer = bench->once();
+            } else if (what == "check" && bench) {
+                answer = bench->check();
+            } else if (what == "lab") {
+                answer = lab_sizes();
+            } else if (what == "info") {
+                answer = info(blas);
+            } else if (what == "quit") {
+                break;
+            } else {
+                answer = {{"error", "unknown request '" + line + "'; allowed: size S, run, check, lab, info, quit"}};
+            }
+            std::cout << answer.dump() << std::endl;
+        }
+        return 0;
+    }
 
     json results = json::array();
     for (std::size_t s : sizes) {
-        std::vector<float> x(s * d);
-        for (float& e : x) e = normal(gen);
-        poslab::ForwardOptions o;
-        o.vectors = std::vector<std::vector<double>>(s, std::vector<double>(d));
-        for (std::size_t i = 0; i < s; ++i)
-            for (std::size_t j = 0; j < d; ++j) (*o.vectors)[i][j] = x[i * d + j];
-        o.heads = heads;
-        o.weights = poslab::WeightsKind::random;
-        o.seed = seed;
-        o.return_attention = false;
-        const double flop = attention_flop(double(s), double(d));
-        const double proj_flop = 8.0 * double(s) * double(d) * double(d);
-
-        poslab::ForwardResult r;
-        json row = {{"S", s}, {"D", d}, {"H", heads}, {"gflop", flop / 1e9}};
-        row["poslab_forward"] = timing(time_runs(runs, [&] { r = poslab::forward(o); }), flop);
-        // The projections alone, on our kernels (4 × matmul), to set against sgemm.
-        std::vector<float> out(s * d);
-        row["poslab_projections"] = timing(time_runs(runs, [&] {
-            for (const auto* m : {&w.wq, &w.wk, &w.wv, &w.wo})
-                poslab::kernels::matmul(x.data(), m->data(), out.data(), s, d, d);
-        }), proj_flop);
-        if (blas.sgemm) {
-            BlasAttention ba(blas, s, d, heads, w);
-            row["openblas_full"] = timing(time_runs(runs, [&] { ba.run(x.data()); }), flop);
-            row["openblas_projections"] = timing(time_runs(runs, [&] {
-                ba.projections(x.data());
-                ba.gemm(x.data(), w.wo.data(), ba.out.data(), int(s), int(d), int(d));
-            }), proj_flop);
-            ba.run(x.data());
-            // Same numbers? max |ours − OpenBLAS| relative to the largest |output|.
-            double diff = 0, scale = 0;
-            for (std::size_t i = 0; i < s * d; ++i) {
-                diff = std::max(diff, double(std::abs(r.output.data()[i] - ba.out[i])));
-                scale = std::max(scale, double(std::abs(ba.out[i])));
-            }
-            row["openblas_max_rel_diff"] = diff / scale;
+        SizeBench bench(s, d, heads, seed, w, blas);
+        std::vector<json> timings;
+        for (int r = 0; r < runs; ++r) timings.push_back(bench.once());
+        json row = {{"S", s}, {"D", d}, {"H", heads}, {"check", bench.check()}};
+        for (const char* key : {"forward_ms", "projections_ms", "openblas_ms", "openblas_projections_ms"}) {
+            if (!timings[0].contains(key)) continue;
+            std::vector<double> ms;
+            for (const json& t : timings) ms.push_back(t[key]);
+            row[key] = {{"median", median(ms)}, {"runs", ms}};
         }
         results.push_back(row);
-        std::cerr << "native S=" << s << " done\n";
     }
-
-    // Lab sizes: a short sentence and S=32 vectors, attention returned (the page draws it).
-    json lab = json::array();
-    struct LabCase {
-        const char* name;
-        std::size_t s, d, h;
-    };
-    for (const LabCase& c : {LabCase{"text 犬が猫を追いかけた (S=6) D=8 H=1 sinusoidal", 6, 8, 1}, LabCase{"vectors S=32 D=64 H=4 sinusoidal", 32, 64, 4}}) {
-        poslab::ForwardOptions o;
-        if (c.s == 6) {
-            o.text = "犬が猫を追いかけた";
-            o.d_model = c.d;
-        } else {
-            o.vectors = std::vector<std::vector<double>>(c.s, std::vector<double>(c.d));
-            for (auto& rowv : *o.vectors)
-                for (double& e : rowv) e = normal(gen);
-        }
-        o.heads = c.h;
-        o.pe = poslab::PositionScheme::sinusoidal;
-        o.return_attention = true;
-        const int reps = 200;
-        std::vector<double> per_call_us;
-        poslab::forward(o);
-        for (int r = 0; r < 9; ++r) {
-            const auto t0 = Clock::now();
-            for (int i = 0; i < reps; ++i) poslab::forward(o);
-            per_call_us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / reps);
-        }
-        lab.push_back({{"case", c.name}, {"median_us", median(per_call_us)}});
-    }
-
-    const json report = {{"flop_formula", "8·S·D² + 4·S²·D"},
-                         {"openblas", blas.sgemm ? json(blas.library + ", 1 thread") : json(nullptr)},
-                         {"runs", runs},
-                         {"results", results},
-                         {"lab", lab}};
-    std::cout << report.dump() << "\n";
+    json report = info(blas);
+    report["runs"] = runs;
+    report["results"] = results;
+    report["lab"] = lab_sizes();
+    std::cout << report.dump(2) << "\n";
     return 0;
 }

@@ -16,7 +16,7 @@
 // Environment: POSLAB_BENCH_RUNS (default 5), POSLAB_BENCH_SIZES (e.g. 128,512),
 // POSLAB_BENCH_PLAIN_MAX (largest S for plain JS, default 1024, run once there),
 // POSLAB_NATIVE_BUILD / POSLAB_WASM (default build/native, build/wasm/poslab.js).
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -60,48 +60,58 @@ function makeInput(s, d, seed) {
   return data;
 }
 
-// Times lab.forward at one S (one warm-up call, then `runs`), or the lab-size
-// cases (µs per call, from batches, since browser clocks are coarse).
-function wasmBench(lab, makeInputFn, job) {
-  const now = () => performance.now();
-  if (job.kind === 'attention') {
-    const data = makeInputFn(job.s, job.d, job.s);
-    const options = {
-      vectors: { shape: [job.s, job.d], data },
-      weights: 'random',
-      heads: job.heads,
-      seed: job.seed,
-      returnAttention: false,
-    };
-    let result = lab.forward(options);
-    const ms = [];
-    for (let r = 0; r < job.runs; r++) {
-      const t0 = now();
+// Our module, driven the same way in Node and in the page: prepare(job) sets
+// up one S and warms up, once() times one lab.forward, labSizes() gives µs
+// per call of the lab-size cases (from batches: browser clocks are coarse).
+function makeWasmBench(lab, makeInputFn) {
+  let options = null;
+  let result = null;
+  return {
+    prepare(job) {
+      options = {
+        vectors: { shape: [job.s, job.d], data: makeInputFn(job.s, job.d, job.s) },
+        weights: 'random',
+        heads: job.heads,
+        seed: job.seed,
+        returnAttention: false,
+      };
       result = lab.forward(options);
-      ms.push(now() - t0);
-    }
-    let sumAbs = 0;
-    for (const v of result.output.data) sumAbs += Math.abs(v);
-    return { ms, sumAbs, memoryBytes: lab.wasmMemoryBytes(), output: job.returnOutput ? result.output.data : null };
-  }
-  const cases = [
-    { name: 'text 犬が猫を追いかけた (S=6) D=8 H=1 sinusoidal',
-      options: { text: '犬が猫を追いかけた', dModel: 8, heads: 1, pe: 'sinusoidal' } },
-    { name: 'vectors S=32 D=64 H=4 sinusoidal',
-      options: { vectors: { shape: [32, 64], data: makeInputFn(32, 64, 32) }, heads: 4, pe: 'sinusoidal' } },
-  ];
-  return cases.map(({ name, options }) => {
-    lab.forward(options);
-    const perCall = [];
-    for (let b = 0; b < 9; b++) {
-      const calls = 200;
-      const t0 = now();
-      for (let i = 0; i < calls; i++) lab.forward(options);
-      perCall.push(((now() - t0) * 1000) / calls);
-    }
-    perCall.sort((x, y) => x - y);
-    return { name, us: perCall[4] };
-  });
+      return true;
+    },
+    once() {
+      const t0 = performance.now();
+      result = lab.forward(options);
+      return performance.now() - t0;
+    },
+    check() {
+      let sumAbs = 0;
+      for (const v of result.output.data) sumAbs += Math.abs(v);
+      return { sumAbs, memoryBytes: lab.wasmMemoryBytes() };
+    },
+    output() {
+      return result.output.data;
+    },
+    labSizes() {
+      const cases = [
+        { name: 'text 犬が猫を追いかけた (S=6) D=8 H=1 sinusoidal',
+          options: { text: '犬が猫を追いかけた', dModel: 8, heads: 1, pe: 'sinusoidal' } },
+        { name: 'vectors S=32 D=64 H=4 sinusoidal',
+          options: { vectors: { shape: [32, 64], data: makeInputFn(32, 64, 32) }, heads: 4, pe: 'sinusoidal' } },
+      ];
+      return cases.map(({ name, options: o }) => {
+        lab.forward(o);
+        const perCall = [];
+        for (let b = 0; b < 9; b++) {
+          const calls = 200;
+          const t0 = performance.now();
+          for (let i = 0; i < calls; i++) lab.forward(o);
+          perCall.push(((performance.now() - t0) * 1000) / calls);
+        }
+        perCall.sort((x, y) => x - y);
+        return { name, us: perCall[4] };
+      });
+    },
+  };
 }
 
 // ---- tfjs-backend-wasm: the same computation with the same weights.
@@ -129,6 +139,27 @@ function tfjsAttention(tf, x, w, s, d, heads) {
     const context = tf.reshape(tf.transpose(tf.matMul(weights, v), [1, 0, 2]), [s, d]);
     return tf.matMul(context, w.wo);
   });
+}
+
+// Input and weights uploaded once; once() times the computation and the
+// download of its result (dataSync waits for it).
+function makeTfjsBench(tf, input, w, s, d, heads) {
+  const x = tf.tensor2d(input, [s, d]);
+  const tw = Object.fromEntries(Object.entries(w).map(([k, m]) => [k, tf.tensor2d(m.data, m.shape)]));
+  let output = null;
+  const once = () => {
+    const t0 = performance.now();
+    const y = tfjsAttention(tf, x, tw, s, d, heads);
+    output = y.dataSync();
+    y.dispose();
+    return performance.now() - t0;
+  };
+  once(); // warm-up
+  return {
+    once,
+    output: () => output,
+    dispose: () => [x, ...Object.values(tw)].forEach((t) => t.dispose()),
+  };
 }
 
 // ---- Plain JS: arrays of rows and the textbook loops.
@@ -221,12 +252,13 @@ async function openChromium() {
   const server = await startServer();
   const page = context.pages()[0] || (await context.newPage());
   await page.goto(`http://127.0.0.1:${server.address().port}/`);
-  await page.evaluate('createPositionLab().then((lab) => { window.lab = lab; })');
+  await page.evaluate(`createPositionLab().then((lab) => { window.bench = (${makeWasmBench})(lab, ${makeInput}); })`);
   const agent = await page.evaluate('navigator.userAgent');
   const version = (agent.match(/Chrome\/([\d.]+)/) || [null, agent])[1];
   return {
     version,
-    run: (job) => page.evaluate(`(${wasmBench})(window.lab, ${makeInput}, ${JSON.stringify(job)})`),
+    // bench.<method>(arg) in the page
+    call: (method, arg) => page.evaluate(`bench.${method}(${arg === undefined ? '' : JSON.stringify(arg)})`),
     close: async () => {
       await context.close();
       server.close();
@@ -235,15 +267,34 @@ async function openChromium() {
   };
 }
 
-// ---- Native: build/native/attention_bench.
+// ---- Native: build/native/attention_bench --serve, one JSON line per request.
 
-function runNative(s) {
+function startNative() {
   const exe = path.join(nativeDir, 'attention_bench');
   if (!fs.existsSync(exe)) return null;
-  const r = spawnSync(exe, ['--sizes', String(s), '--runs', String(RUNS), '--d-model', String(D), '--heads', String(H)],
-    { encoding: 'utf8', maxBuffer: 1 << 24 });
-  if (r.status !== 0) throw new Error(`attention_bench failed: ${r.stderr}`);
-  return JSON.parse(r.stdout);
+  const child = spawn(exe, ['--serve', '--d-model', String(D), '--heads', String(H)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let buffered = '';
+  const waiting = [];
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    buffered += chunk;
+    let nl;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      waiting.shift()?.resolve(JSON.parse(line));
+    }
+  });
+  child.on('exit', (code) => {
+    for (const w of waiting.splice(0)) w.reject(new Error(`attention_bench exited (${code})`));
+  });
+  return {
+    request: (line) => new Promise((resolve, reject) => {
+      waiting.push({ resolve, reject });
+      child.stdin.write(line + '\n');
+    }),
+    close: () => { child.stdin.end('quit\n'); },
+  };
 }
 
 // ---- The run.
@@ -266,57 +317,78 @@ async function main() {
     log(`headless Chromium unavailable (${e.message.split('\n')[0]}); its row is left empty`);
   }
 
+  const native = startNative();
+  if (!native) log(`${nativeDir}/attention_bench not found: the native rows are left empty`);
+  const nativeInfo = native ? await native.request('info') : null;
+  const nodeBench = makeWasmBench(lab, makeInput);
+  const summary = (ms) => ({ median_ms: median(ms), min_ms: Math.min(...ms), runs_ms: ms });
+
   const rows = [];
   let mismatch = false;
-  let nativeInfo = null;
+  const disagree = (what) => { mismatch = true; log(`disagreement: ${what}`); };
   for (const s of SIZES) {
     const row = { S: s, D, H, gflop: flop(s, D) / 1e9 };
-    const job = { kind: 'attention', s, d: D, heads: H, seed: SEED, runs: RUNS };
-
-    log(`S=${s}: wasm in Chromium`);
-    if (browser) {
-      const r = await browser.run(job);
-      row.wasm_chromium = { median_ms: median(r.ms), runs_ms: r.ms, sum_abs_output: r.sumAbs, memory_bytes: r.memoryBytes };
-    }
-    log(`S=${s}: wasm in Node`);
-    const ours = wasmBench(lab, makeInput, { ...job, returnOutput: true });
-    row.wasm_node = { median_ms: median(ours.ms), runs_ms: ours.ms, sum_abs_output: ours.sumAbs, memory_bytes: ours.memoryBytes };
-    if (row.wasm_chromium) {
-      const rel = Math.abs(row.wasm_chromium.sum_abs_output - ours.sumAbs) / ours.sumAbs;
-      row.wasm_chromium.checksum_rel_diff = rel;
-      if (!(rel <= 1e-6)) { mismatch = true; log(`S=${s}: Chromium's output differs from Node's (${rel})`); }
-    }
-
+    const job = { s, d: D, heads: H, seed: SEED };
     // The weights forward() draws for this seed, for tfjs and plain JS.
     const w = lab.attentionWeights({ dModel: D, seed: SEED });
     const input = makeInput(s, D, s);
 
-    log(`S=${s}: tfjs-wasm`);
-    {
-      const { tf } = tfjs;
-      const x = tf.tensor2d(input, [s, D]);
-      const tw = Object.fromEntries(Object.entries(w).map(([k, m]) => [k, tf.tensor2d(m.data, m.shape)]));
-      let out = null;
-      const ms = [];
-      for (let r = 0; r <= RUNS; r++) {
-        const t0 = performance.now();
-        const y = tfjsAttention(tf, x, tw, s, D, H);
-        out = y.dataSync();
-        y.dispose();
-        if (r > 0) ms.push(performance.now() - t0); // run 0 warms up
+    log(`S=${s}: setting up and warming up`);
+    if (browser) await browser.call('prepare', job);
+    nodeBench.prepare(job);
+    const tfjsBench = makeTfjsBench(tfjs.tf, input, w, s, D, H);
+    if (native) await native.request(`size ${s}`);
+
+    // One run of each implementation in turn, RUNS times: a busy neighbour
+    // slows every column alike instead of one.
+    const times = { wasm_chromium: [], wasm_node: [], tfjs_wasm: [], native: [], native_projections: [],
+      openblas: [], openblas_projections: [] };
+    for (let r = 0; r < RUNS; r++) {
+      log(`S=${s}: run ${r + 1} of ${RUNS}`);
+      if (browser) times.wasm_chromium.push(await browser.call('once'));
+      times.wasm_node.push(nodeBench.once());
+      times.tfjs_wasm.push(tfjsBench.once());
+      if (native) {
+        const n = await native.request('run');
+        times.native.push(n.forward_ms);
+        times.native_projections.push(n.projections_ms);
+        if (n.openblas_ms !== undefined) {
+          times.openblas.push(n.openblas_ms);
+          times.openblas_projections.push(n.openblas_projections_ms);
+        }
       }
-      x.dispose();
-      Object.values(tw).forEach((t) => t.dispose());
-      const rel = relativeDiff(ours.output, out);
-      row.tfjs_wasm = { median_ms: median(ms), runs_ms: ms, max_rel_diff: rel };
-      if (!(rel <= TOLERANCE)) { mismatch = true; log(`S=${s}: tfjs differs from ours by ${rel}`); }
+    }
+    for (const [key, ms] of Object.entries(times)) if (ms.length) row[key] = summary(ms);
+
+    // Same numbers? tfjs against ours element by element; Chromium and native
+    // (same input, same weights) by the sum of |output|.
+    const ours = nodeBench.output();
+    const node = nodeBench.check();
+    row.wasm_node.memory_bytes = node.memoryBytes;
+    row.tfjs_wasm.max_rel_diff = relativeDiff(ours, tfjsBench.output());
+    if (!(row.tfjs_wasm.max_rel_diff <= TOLERANCE)) disagree(`S=${s} tfjs ${row.tfjs_wasm.max_rel_diff}`);
+    tfjsBench.dispose();
+    if (browser) {
+      const c = await browser.call('check');
+      row.wasm_chromium.memory_bytes = c.memoryBytes;
+      row.wasm_chromium.checksum_rel_diff = Math.abs(c.sumAbs - node.sumAbs) / node.sumAbs;
+      if (!(row.wasm_chromium.checksum_rel_diff <= 1e-6)) disagree(`S=${s} Chromium vs Node ${row.wasm_chromium.checksum_rel_diff}`);
+    }
+    if (native) {
+      const c = await native.request('check');
+      row.native.checksum_rel_diff = Math.abs(c.sum_abs_output - node.sumAbs) / node.sumAbs;
+      if (!(row.native.checksum_rel_diff <= 1e-5)) disagree(`S=${s} native vs wasm ${row.native.checksum_rel_diff}`);
+      if (row.openblas) {
+        row.openblas.max_rel_diff = c.openblas_max_rel_diff;
+        if (!(c.openblas_max_rel_diff <= TOLERANCE)) disagree(`S=${s} OpenBLAS vs ours natively ${c.openblas_max_rel_diff}`);
+      }
     }
 
     if (s <= PLAIN_MAX) {
-      log(`S=${s}: plain JS`);
+      const runs = s >= 1024 ? 1 : Math.min(RUNS, 3);
+      log(`S=${s}: plain JS, ${runs} run(s)`);
       const x = toRows(input, s, D);
       const pw = Object.fromEntries(Object.entries(w).map(([k, m]) => [k, toRows(m.data, D, D)]));
-      const runs = s >= 1024 ? 1 : Math.min(RUNS, 3);
       const ms = [];
       let out = null;
       for (let r = 0; r < runs; r++) {
@@ -324,41 +396,28 @@ async function main() {
         out = plainAttention(x, pw, H);
         ms.push(performance.now() - t0);
       }
-      const rel = relativeDiff(ours.output, out.flat());
-      row.plain_js = { median_ms: median(ms), runs_ms: ms, max_rel_diff: rel };
-      if (!(rel <= TOLERANCE)) { mismatch = true; log(`S=${s}: plain JS differs from ours by ${rel}`); }
-    }
-
-    log(`S=${s}: native`);
-    const native = runNative(s);
-    if (native) {
-      nativeInfo = native;
-      const n = native.results[0];
-      row.native = n.poslab_forward;
-      row.native_projections = n.poslab_projections;
-      if (n.openblas_full) {
-        row.openblas = { ...n.openblas_full, max_rel_diff: n.openblas_max_rel_diff };
-        row.openblas_projections = n.openblas_projections;
-        if (!(n.openblas_max_rel_diff <= TOLERANCE)) { mismatch = true; log(`S=${s}: OpenBLAS differs from ours natively`); }
-      }
+      row.plain_js = { ...summary(ms), max_rel_diff: relativeDiff(ours, out.flat()) };
+      if (!(row.plain_js.max_rel_diff <= TOLERANCE)) disagree(`S=${s} plain JS ${row.plain_js.max_rel_diff}`);
     }
     rows.push(row);
   }
 
   log('lab-size forward');
   const labSizes = {
-    node: wasmBench(lab, makeInput, { kind: 'lab' }),
-    chromium: browser ? await browser.run({ kind: 'lab' }) : null,
-    native: nativeInfo ? nativeInfo.lab.map((c) => ({ name: c.case, us: c.median_us })) : null,
+    node: nodeBench.labSizes(),
+    chromium: browser ? await browser.call('labSizes') : null,
+    native: native ? (await native.request('lab')).map((c) => ({ name: c.case, us: c.median_us })) : null,
   };
   const big = rows.find((r) => r.S === 2048);
   const memory = big ? { node_bytes: big.wasm_node.memory_bytes, chromium_bytes: big.wasm_chromium?.memory_bytes ?? null } : null;
   if (browser) await browser.close();
+  if (native) native.close();
 
   // ---- The table.
   const mb = (b) => (b == null ? '—' : `${(b / 2 ** 20).toFixed(0)} MiB`);
   const lines = [];
-  lines.push(`Attention forward, D=${D}, H=${H}, random Q/K/V/output projections, one thread; median of ${RUNS} runs`);
+  lines.push(`Attention forward (lab.forward / poslab::forward), D=${D}, H=${H}, random Q/K/V/output projections, ` +
+    `one thread; median of ${RUNS} runs, interleaved`);
   lines.push(`FLOP = 8·S·D² + 4·S²·D (4 projections + QKᵀ + weights·V; softmax not counted): ` +
     SIZES.map((s) => `S=${s} ${(flop(s, D) / 1e9).toFixed(2)}`).join(', ') + ' GFLOP');
   lines.push(`cells: median ms  GFLOP/s.  ${os.cpus()[0].model}, ${os.cpus().length} CPUs, Node ${process.version}` +
@@ -376,9 +435,9 @@ async function main() {
   for (const [label, key] of impls) lines.push(fmtRow(label, rows.map((r) => cell(r[key]?.median_ms, r.S))));
   lines.push('');
   lines.push('projections only (4 × [S,D]·[D,D]), ms  GFLOP/s of 8·S·D²:');
-  const projCell = (t) => (t == null ? '—' : `${t.median_ms.toFixed(1)} ${t.gflops.toFixed(1).padStart(5)}`);
-  lines.push(fmtRow('  ours native kernels::matmul', rows.map((r) => projCell(r.native_projections))));
-  lines.push(fmtRow('  OpenBLAS sgemm', rows.map((r) => projCell(r.openblas_projections))));
+  const projCell = (t, s) => (t == null ? '—' : `${t.median_ms.toFixed(1)} ${(8 * s * D * D / (t.median_ms * 1e6)).toFixed(1).padStart(5)}`);
+  lines.push(fmtRow('  ours native kernels::matmul', rows.map((r) => projCell(r.native_projections, r.S))));
+  lines.push(fmtRow('  OpenBLAS sgemm', rows.map((r) => projCell(r.openblas_projections, r.S))));
   lines.push('');
   lines.push('ratios (time of the other / time of ours; > 1 means ours is faster):');
   const t = (r, k) => r[k]?.median_ms;
@@ -392,9 +451,12 @@ async function main() {
   lines.push('agreement with ours (max |diff| / max |ours|): ' + rows.map((r) =>
     `S=${r.S} tfjs ${r.tfjs_wasm.max_rel_diff.toExponential(1)}` +
     (r.plain_js ? `, plain ${r.plain_js.max_rel_diff.toExponential(1)}` : '') +
-    (r.openblas ? `, OpenBLAS(native) ${r.openblas.max_rel_diff.toExponential(1)}` : '')).join('; '));
+    (r.openblas ? `, OpenBLAS (native) ${r.openblas.max_rel_diff.toExponential(1)}` : '')).join('; '));
+  lines.push('same input and weights, sum |output| vs ours in Node: ' + rows.map((r) =>
+    `S=${r.S} Chromium ${r.wasm_chromium ? r.wasm_chromium.checksum_rel_diff.toExponential(1) : '—'}` +
+    `, native ${r.native ? r.native.checksum_rel_diff.toExponential(1) : '—'}`).join('; '));
   if (PLAIN_MAX < Math.max(...SIZES))
-    lines.push(`plain JS: skipped above S=${PLAIN_MAX} (minutes per run); one run at S ≥ 1024`);
+    lines.push(`plain JS: skipped above S=${PLAIN_MAX} (minutes per run); one run at S ≥ 1024, up to 3 below`);
   lines.push('');
   lines.push('lab-size forward (attention weights returned), µs per call:');
   labSizes.node.forEach((c, i) => {
