@@ -11,6 +11,11 @@ import { renderStart } from './start.js';
 import * as progress from './progress.js';
 
 const exercises = typeof __EXERCISES__ !== 'undefined' ? __EXERCISES__ : [];
+const reportedDone = new Set();
+
+function postToHost(message) {
+  if (window.parent !== window) window.parent.postMessage(message, '*');
+}
 
 const app = {
   core: null,
@@ -29,6 +34,14 @@ const app = {
   },
   onProgress() {
     renderHeader();
+    // Embedded in a course page: report completed exercises to the host (as H5P's xAPI "completed").
+    for (const ex of exercises) {
+      const st = progress.status(ex);
+      if (st === 'done' && !reportedDone.has(ex.id)) {
+        reportedDone.add(ex.id);
+        postToHost({ type: 'poslab:completed', exercise: ex.id });
+      }
+    }
   },
 };
 
@@ -77,7 +90,7 @@ function renderHeader() {
     h(
       'div',
       { class: 'header-row' },
-      h('a', { class: 'brand', href: app.linkTo('') }, h('span', { class: 'brand-name' }, 'Position Lab'), h('span', { class: 'brand-sub' }, t('site.subtitle'))),
+      h('a', { class: 'brand', href: app.linkTo('') }, h('span', { class: 'brand-name' }, t('site.name')), h('span', { class: 'brand-sub' }, t('site.subtitle'))),
       h('div', { class: 'tools' }, langs, copy, copyStatus),
     ),
     h(
@@ -118,7 +131,7 @@ let routing = 0;
 async function route() {
   const mine = ++routing;
   const ex = exercises.find((e) => e.id === app.state.ex);
-  document.title = ex ? `${pick(ex.title)} — Position Lab` : `Position Lab — ${t('site.subtitle')}`;
+  document.title = ex ? `${pick(ex.title)} — ${t('site.name')}` : `${t('site.name')} — ${t('site.subtitle')}`;
   if (!app.core) return;
   try {
     if (ex) await renderExercise(root, ex, app);
@@ -150,6 +163,7 @@ async function boot() {
     return;
   }
   renderFooter();
+  for (const ex of exercises) if (progress.status(ex) === 'done') reportedDone.add(ex.id);
   document.body.dataset.core = app.core.mode;
   await route();
 }
