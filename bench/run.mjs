@@ -2,8 +2,9 @@
 // random Q/K/V/output projections, no mask, no position information) for
 // S = 128, 512, 1024, 2048, side by side in one run:
 //   ours, wasm in headless Chromium   (build/wasm/poslab.js, lab.forward)
+//   tfjs-backend-wasm in Chromium     (same weights and input; output checked against ours)
 //   ours, wasm in Node                (the same module and call)
-//   tfjs-backend-wasm in Node         (same weights and input; output checked against ours)
+//   tfjs-backend-wasm in Node         (likewise)
 //   plain JS in Node                  (the triple loops a course author would write)
 //   ours, native                      (build/native/attention_bench: poslab::forward)
 //   OpenBLAS sgemm, native            (same computation; when libopenblas is installed)
@@ -223,15 +224,27 @@ function relativeDiff(ours, theirs) {
 // ---- Headless Chromium: a loopback static server and playwright-core.
 
 function startServer() {
-  const page = '<!doctype html><meta charset="utf-8"><title>Position Lab bench</title><script src="poslab.js"></script>';
+  const page = '<!doctype html><meta charset="utf-8"><title>Position Lab bench</title>' +
+    '<script src="poslab.js"></script><script src="tfjs/tf-core.min.js"></script>' +
+    '<script src="tfjs/tf-backend-wasm.min.js"></script>';
+  const tfjsFiles = {
+    'tf-core.min.js': 'node_modules/@tensorflow/tfjs-core/dist/tf-core.min.js',
+    'tf-backend-wasm.min.js': 'node_modules/@tensorflow/tfjs-backend-wasm/dist/tf-backend-wasm.min.js',
+  };
+  for (const f of ['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm-threaded-simd.wasm'])
+    tfjsFiles[f] = `node_modules/@tensorflow/tfjs-backend-wasm/dist/${f}`;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
+    const tfjsFile = url.pathname.startsWith('/tfjs/') && tfjsFiles[url.pathname.slice(6)];
     if (url.pathname === '/') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(page);
     } else if (url.pathname === '/poslab.js') {
       res.writeHead(200, { 'content-type': 'text/javascript' });
       fs.createReadStream(wasmPath).pipe(res);
+    } else if (tfjsFile) {
+      res.writeHead(200, { 'content-type': tfjsFile.endsWith('.wasm') ? 'application/wasm' : 'text/javascript' });
+      fs.createReadStream(path.join(root, tfjsFile)).pipe(res);
     } else {
       res.writeHead(404);
       res.end();
@@ -252,13 +265,32 @@ async function openChromium() {
   const server = await startServer();
   const page = context.pages()[0] || (await context.newPage());
   await page.goto(`http://127.0.0.1:${server.address().port}/`);
-  await page.evaluate(`createPositionLab().then((lab) => { window.bench = (${makeWasmBench})(lab, ${makeInput}); })`);
+  await page.evaluate(`createPositionLab().then((lab) => {
+    window.lab = lab;
+    window.makeInput = ${makeInput};
+    window.bench = (${makeWasmBench})(lab, makeInput);
+  })`);
+  // tfjs-backend-wasm in the page too: one thread (no cross-origin isolation, and the flag).
+  await page.evaluate(`(async () => {
+    window.tfjsAttention = ${tfjsAttention};
+    window.makeTfjsBench = ${makeTfjsBench};
+    window.relativeDiff = ${relativeDiff};
+    tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+    tf.wasm.setWasmPaths('/tfjs/');
+    if (!(await tf.setBackend('wasm'))) throw new Error('tfjs-backend-wasm did not initialise in Chromium');
+    await tf.ready();
+  })()`);
   const agent = await page.evaluate('navigator.userAgent');
   const version = (agent.match(/Chrome\/([\d.]+)/) || [null, agent])[1];
   return {
     version,
     // bench.<method>(arg) in the page
     call: (method, arg) => page.evaluate(`bench.${method}(${arg === undefined ? '' : JSON.stringify(arg)})`),
+    tfjsPrepare: (job) => page.evaluate(`window.tfjsBench = makeTfjsBench(tf, makeInput(${job.s}, ${job.d}, ${job.s}),
+      lab.attentionWeights({ dModel: ${job.d}, seed: ${job.seed} }), ${job.s}, ${job.d}, ${job.heads}); true`),
+    tfjsOnce: () => page.evaluate('tfjsBench.once()'),
+    // max |ours − tfjs| / max |ours|, both computed in the page; then frees tfjs's tensors.
+    tfjsCheck: () => page.evaluate('(() => { const d = relativeDiff(bench.output(), tfjsBench.output()); tfjsBench.dispose(); return d; })()'),
     close: async () => {
       await context.close();
       server.close();
@@ -334,18 +366,24 @@ async function main() {
     const input = makeInput(s, D, s);
 
     log(`S=${s}: setting up and warming up`);
-    if (browser) await browser.call('prepare', job);
+    if (browser) {
+      await browser.call('prepare', job);
+      await browser.tfjsPrepare(job);
+    }
     nodeBench.prepare(job);
     const tfjsBench = makeTfjsBench(tfjs.tf, input, w, s, D, H);
     if (native) await native.request(`size ${s}`);
 
     // One run of each implementation in turn, RUNS times: a busy neighbour
     // slows every column alike instead of one.
-    const times = { wasm_chromium: [], wasm_node: [], tfjs_wasm: [], native: [], native_projections: [],
+    const times = { wasm_chromium: [], tfjs_chromium: [], wasm_node: [], tfjs_wasm: [], native: [], native_projections: [],
       openblas: [], openblas_projections: [] };
     for (let r = 0; r < RUNS; r++) {
       log(`S=${s}: run ${r + 1} of ${RUNS}`);
-      if (browser) times.wasm_chromium.push(await browser.call('once'));
+      if (browser) {
+        times.wasm_chromium.push(await browser.call('once'));
+        times.tfjs_chromium.push(await browser.tfjsOnce());
+      }
       times.wasm_node.push(nodeBench.once());
       times.tfjs_wasm.push(tfjsBench.once());
       if (native) {
@@ -373,6 +411,8 @@ async function main() {
       row.wasm_chromium.memory_bytes = c.memoryBytes;
       row.wasm_chromium.checksum_rel_diff = Math.abs(c.sumAbs - node.sumAbs) / node.sumAbs;
       if (!(row.wasm_chromium.checksum_rel_diff <= 1e-6)) disagree(`S=${s} Chromium vs Node ${row.wasm_chromium.checksum_rel_diff}`);
+      row.tfjs_chromium.max_rel_diff = await browser.tfjsCheck();
+      if (!(row.tfjs_chromium.max_rel_diff <= TOLERANCE)) disagree(`S=${s} tfjs in Chromium ${row.tfjs_chromium.max_rel_diff}`);
     }
     if (native) {
       const c = await native.request('check');
@@ -426,6 +466,7 @@ async function main() {
   lines.push(fmtRow('', SIZES.map((s) => `S=${s}`)));
   const impls = [
     ['ours wasm, headless Chromium', 'wasm_chromium'],
+    [tfjs.label.replace('(Node)', '(Chromium)'), 'tfjs_chromium'],
     ['ours wasm, Node', 'wasm_node'],
     [tfjs.label, 'tfjs_wasm'],
     ['plain JS, Node', 'plain_js'],
@@ -441,8 +482,8 @@ async function main() {
   lines.push('');
   lines.push('ratios (time of the other / time of ours; > 1 means ours is faster):');
   const t = (r, k) => r[k]?.median_ms;
-  lines.push(fmtRow('  tfjs-wasm / ours wasm Chromium', rows.map((r) => ratio(t(r, 'tfjs_wasm') / t(r, 'wasm_chromium')))));
-  lines.push(fmtRow('  tfjs-wasm / ours wasm Node', rows.map((r) => ratio(t(r, 'tfjs_wasm') / t(r, 'wasm_node')))));
+  lines.push(fmtRow('  tfjs-wasm / ours wasm, both Chromium', rows.map((r) => ratio(t(r, 'tfjs_chromium') / t(r, 'wasm_chromium')))));
+  lines.push(fmtRow('  tfjs-wasm / ours wasm, both Node', rows.map((r) => ratio(t(r, 'tfjs_wasm') / t(r, 'wasm_node')))));
   lines.push(fmtRow('  plain JS / ours wasm Chromium', rows.map((r) => ratio(t(r, 'plain_js') / t(r, 'wasm_chromium')))));
   lines.push(fmtRow('  native / ours wasm Chromium', rows.map((r) => ratio(t(r, 'native') / t(r, 'wasm_chromium')))));
   lines.push(fmtRow('  native / ours wasm Node', rows.map((r) => ratio(t(r, 'native') / t(r, 'wasm_node')))));
@@ -450,6 +491,7 @@ async function main() {
   lines.push('');
   lines.push('agreement with ours (max |diff| / max |ours|): ' + rows.map((r) =>
     `S=${r.S} tfjs ${r.tfjs_wasm.max_rel_diff.toExponential(1)}` +
+    (r.tfjs_chromium ? ` (Chromium ${r.tfjs_chromium.max_rel_diff.toExponential(1)})` : '') +
     (r.plain_js ? `, plain ${r.plain_js.max_rel_diff.toExponential(1)}` : '') +
     (r.openblas ? `, OpenBLAS (native) ${r.openblas.max_rel_diff.toExponential(1)}` : '')).join('; '));
   lines.push('same input and weights, sum |output| vs ours in Node: ' + rows.map((r) =>
