@@ -21,6 +21,55 @@ export function viridis(u) {
 }
 
 let counter = 0;
+// Above this many cells the grid of elements gets slow: draw on a canvas,
+// and let the table show the top-left corner.
+const MAX_CELLS = 6000;
+const TABLE_CORNER = 48;
+
+function bigHeatmap(values, opts) {
+  const rows = values.length;
+  const cols = values[0].length;
+  const canvas = h('canvas', { width: cols, height: rows, class: 'hm-canvas', role: 'img', 'aria-label': t('heatmap.aria', { caption: opts.caption ?? '', rows, cols, min: fmt(opts.min, opts.digits), max: fmt(opts.max, opts.digits) }) });
+  const g = canvas.getContext('2d');
+  if (g) {
+    const img = g.createImageData(cols, rows);
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
+        const m = /rgb\((\d+),(\d+),(\d+)\)/.exec(viridis((values[r][c] - opts.min) / opts.span).css);
+        const k = (r * cols + c) * 4;
+        img.data[k] = +m[1];
+        img.data[k + 1] = +m[2];
+        img.data[k + 2] = +m[3];
+        img.data[k + 3] = 255;
+      }
+    }
+    g.putImageData(img, 0, 0);
+  }
+  const nr = Math.min(rows, TABLE_CORNER);
+  const nc = Math.min(cols, TABLE_CORNER);
+  const corner = values.slice(0, nr).map((r) => r.slice(0, nc));
+  const fig = heatmapTableOnly(corner, { ...opts, caption: `${opts.caption ?? ''} ${t('heatmap.corner', { rows: nr, cols: nc })}` });
+  return h('figure', { class: 'heatmap big' }, opts.caption ? h('figcaption', {}, opts.caption) : null, canvas, h('div', { class: 'hm-legend', 'aria-hidden': 'true' }, h('span', {}, fmt(opts.min, opts.digits)), h('span', { class: 'hm-legend-bar' }), h('span', {}, fmt(opts.max, opts.digits))), ...fig);
+}
+
+function heatmapTableOnly(values, opts) {
+  const cols = values[0].length;
+  const table = h(
+    'table',
+    { class: 'data-table', id: `${opts.id}-table`, hidden: true },
+    h('caption', {}, opts.caption ?? ''),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, `${opts.rowTitle ?? ''} \\ ${opts.colTitle ?? ''}`), ...Array.from({ length: cols }, (_, c) => h('th', { scope: 'col' }, opts.colLabels ? opts.colLabels[c] : String(c))))),
+    h('tbody', {}, ...values.map((r, i) => h('tr', {}, h('th', { scope: 'row' }, opts.rowLabels ? opts.rowLabels[i] : String(i)), ...r.map((v) => h('td', {}, fmt(v, opts.digits)))))),
+  );
+  const toggle = h('button', { type: 'button', class: 'table-toggle', 'aria-expanded': 'false', 'aria-controls': `${opts.id}-table` }, t('heatmap.show_table'));
+  toggle.addEventListener('click', () => {
+    const open = table.hidden;
+    table.hidden = !open;
+    toggle.setAttribute('aria-expanded', String(open));
+    toggle.textContent = t(open ? 'heatmap.hide_table' : 'heatmap.show_table');
+  });
+  return [toggle, h('div', { class: 'table-scroll', tabindex: '0' }, table)];
+}
 
 // values: rows of numbers. opts: { caption, rowLabels, colLabels, rowTitle, colTitle, min, max, showValues, digits, highlightRows }
 export function heatmap(values, opts = {}) {
@@ -38,6 +87,7 @@ export function heatmap(values, opts = {}) {
   }
   const span = max - min || 1;
   const digits = opts.digits ?? 3;
+  if (rows * cols > MAX_CELLS) return bigHeatmap(values, { ...opts, min, max, span, digits, id });
   const showValues = opts.showValues ?? rows * cols <= 100;
   const grid = h('div', {
     class: `heatmap-grid${showValues ? ' with-values' : ''}`,

@@ -23,7 +23,8 @@ export function mount(el, block, ctx) {
     }
     const { tokens, order } = chips.state;
     try {
-      const check = await ctx.core.call('permutationCheck', forwardArgs(lab, { permutation: order }));
+      // The weights are not shown here: skip the S×S matrices.
+      const check = await ctx.core.call('permutationCheck', forwardArgs(lab, { permutation: order, returnAttention: false }));
       if (mine !== seq) return;
       const identity = tokens.map((_, i) => i);
       const spaced = lab.sentence.trim().includes(' ');
