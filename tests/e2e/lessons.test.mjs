@@ -179,3 +179,21 @@ test('the five comprehension questions can all be answered right, and the path s
   assert.deepEqual(problems.console, []);
   await context.close();
 });
+
+test('ALiBi: a head count that does not divide D is shown in place; a good one recomputes the slopes', { timeout: 60000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http');
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'alibi' }));
+  await page.fill('#ctl-heads', '3');
+  await page.dispatchEvent('#ctl-heads', 'change');
+  await page.waitForSelector('[data-widget="al"] .core-error');
+  assert.match(await page.locator('[data-widget="al"] .core-error').innerText(), /ヘッド数 3 は幅 8 を割り切れません/);
+  assert.ok((await page.locator('[data-widget="cmp"] .core-error').count()) >= 1, 'the comparison says so too');
+  await page.fill('#ctl-heads', '8');
+  await page.dispatchEvent('#ctl-heads', 'change');
+  await page.waitForFunction(() => document.querySelectorAll('[data-widget="al"] table.vec-table tbody td').length === 8);
+  const slopes = (await tableNumbers(page.locator('[data-widget="al"] table.vec-table')))[0];
+  assert.deepEqual(slopes, Array.from({ length: 8 }, (_, i) => Number((2 ** (-(i + 1))).toFixed(4))));
+  assert.match(page.url(), /heads=8/);
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
