@@ -130,21 +130,31 @@ test('hide= trims the page for embedding: header and a control', { timeout: 6000
   await context.close();
 });
 
-test('inside an iframe: the lab works and tells the host its height, answers and completion', { timeout: 60000 }, async () => {
+test('each checked answer is a poslab:answered event with the raw answer; a finished exercise a poslab:completed', { timeout: 60000 }, async () => {
   const { page, context, problems } = await openPage(lab, 'http');
-  await page.goto(`${lab.bases.http}no-such-page`).catch(() => {});
-  await page.setContent(`<main><iframe title="Position Lab" src="${lab.bases.http}#ex=formula" style="width:900px;height:600px"></iframe></main>
-    <script>window.msgs = []; addEventListener('message', (e) => window.msgs.push(e.data));</script>`);
-  const frame = page.frameLocator('iframe');
-  await frame.locator('[data-ready="true"]').waitFor({ timeout: 30000 });
-  await frame.locator('input[value="equivariance"]').check();
-  await frame.locator('[data-question="property-name"] button[type="submit"]').click();
-  await frame.locator('[data-question="property-name"] .feedback.correct').waitFor();
-  await page.waitForFunction(() => window.msgs.some((m) => m.type === 'poslab:completed'));
-  const msgs = await page.evaluate(() => window.msgs);
-  assert.ok(msgs.some((m) => m.type === 'poslab:height' && m.height > 600));
-  assert.ok(msgs.some((m) => m.type === 'poslab:answered' && m.exercise === 'formula' && m.question === 'property-name' && m.correct === true));
-  assert.ok(msgs.some((m) => m.type === 'poslab:completed' && m.exercise === 'formula'));
-  assert.deepEqual(problems.console.filter((m) => !/404/.test(m)), []);
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'formula' }));
+  await page.evaluate(() => {
+    window.events = [];
+    for (const type of ['poslab:answered', 'poslab:completed']) addEventListener(type, (e) => window.events.push({ type, ...e.detail }));
+  });
+  await page.locator('input[value="linearity"]').check();
+  await page.locator('[data-question="property-name"] button[type="submit"]').click();
+  await page.waitForSelector('[data-question="property-name"] .feedback.wrong');
+  await page.locator('input[value="equivariance"]').check();
+  await page.locator('[data-question="property-name"] button[type="submit"]').click();
+  await page.waitForSelector('[data-question="property-name"] .feedback.correct');
+  const events = await page.evaluate(() => window.events);
+  assert.deepEqual(
+    events.map((e) => [e.type, e.question, e.answer, e.correct]),
+    [
+      ['poslab:answered', 'property-name', ['linearity'], false],
+      ['poslab:answered', 'property-name', ['equivariance'], true],
+      ['poslab:completed', undefined, undefined, undefined],
+    ],
+  );
+  assert.equal(events[0].lab.sentence, '犬が猫を追いかけた');
+  assert.equal(events[0].lang, 'ja');
+  assert.equal(events[2].exercise, 'formula');
+  assert.deepEqual(problems.console, []);
   await context.close();
 });

@@ -13,10 +13,6 @@ import * as progress from './progress.js';
 const exercises = typeof __EXERCISES__ !== 'undefined' ? __EXERCISES__ : [];
 const reportedDone = new Set();
 
-function postToHost(message) {
-  if (window.parent !== window) window.parent.postMessage(message, '*');
-}
-
 const app = {
   core: null,
   state: {},
@@ -34,12 +30,11 @@ const app = {
   },
   onProgress() {
     renderHeader();
-    // Embedded in a course page: report completed exercises to the host (as H5P's xAPI "completed").
+    // An exercise just became done: a 'poslab:completed' event on window (see questions.js).
     for (const ex of exercises) {
-      const st = progress.status(ex);
-      if (st === 'done' && !reportedDone.has(ex.id)) {
+      if (progress.status(ex) === 'done' && !reportedDone.has(ex.id)) {
         reportedDone.add(ex.id);
-        postToHost({ type: 'poslab:completed', exercise: ex.id });
+        window.dispatchEvent(new CustomEvent('poslab:completed', { detail: { exercise: ex.id } }));
       }
     }
   },
@@ -166,11 +161,6 @@ async function boot() {
   for (const ex of exercises) if (progress.status(ex) === 'done') reportedDone.add(ex.id);
   document.body.dataset.core = app.core.mode;
   await route();
-}
-
-// Inside an iframe, tell the host page our height (as H5P embeds do).
-if (window.parent !== window && typeof ResizeObserver !== 'undefined') {
-  new ResizeObserver(() => window.parent.postMessage({ type: 'poslab:height', height: document.documentElement.scrollHeight }, '*')).observe(document.body);
 }
 
 boot();

@@ -36,10 +36,6 @@ export function record(ex, question, attempt) {
   q.attempts.push({ ...attempt, at: new Date().toISOString() });
   if (attempt.correct) q.correct = true;
   save();
-  // Embedded in a course page: one "answered" message per attempt (as H5P's xAPI statements).
-  if (typeof window !== 'undefined' && window.parent !== window) {
-    window.parent.postMessage({ type: 'poslab:answered', exercise: ex, question, correct: !!attempt.correct }, '*');
-  }
 }
 
 export function isCorrect(ex, question) {

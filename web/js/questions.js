@@ -2,13 +2,23 @@
 // show X" tasks. Expected values come from live core calls (expected.js);
 // the comparison is check.js.
 import { h, errorBox } from './dom.js';
-import { t, pick } from './i18n.js';
+import { t, pick, lang } from './i18n.js';
 import { richBlock, richInline, tex, texToText, richToText } from './rich.js';
 import { gradeNumeric, gradeChoice, evalCondition, DEFAULT_TOLERANCE } from './check.js';
 import { swapEffect } from './widgets/swaps.js';
 import * as progress from './progress.js';
 
 const HINT_AFTER = 2;
+
+// Every checked attempt is kept (progress.js) and announced as a
+// 'poslab:answered' event on window, with the raw answer and the lab's
+// settings, for whatever reports it (a submission file, an embedding host).
+function recordAttempt(ctx, block, answer, correct) {
+  progress.record(ctx.exercise.id, block.id, { answer, correct });
+  window.dispatchEvent(
+    new CustomEvent('poslab:answered', { detail: { exercise: ctx.exercise.id, question: block.id, kind: block.type, answer, correct, lab: { ...ctx.lab() }, lang: lang() } }),
+  );
+}
 
 function shell(block, ctx, kind) {
   const n = ctx.questionNumber(block.id);
@@ -80,7 +90,7 @@ export function numeric(block, ctx) {
       return;
     }
     attempts += 1;
-    progress.record(ctx.exercise.id, block.id, { answer: values, correct: g.status === 'correct' });
+    recordAttempt(ctx, block, values, g.status === 'correct');
     if (g.status === 'correct') {
       setDone(true);
       show(feedback, 'correct', h('p', {}, t('q.correct')), block.explain ? h('div', { html: richBlock(pick(block.explain)) }) : null, attemptsLine(attempts));
@@ -143,7 +153,7 @@ export function choice(block, ctx) {
     }
     const g = gradeChoice(selected, answer);
     attempts += 1;
-    progress.record(ctx.exercise.id, block.id, { answer: selected, correct: g.correct });
+    recordAttempt(ctx, block, selected, g.correct);
     options.forEach((x) => {
       const chosen = x.input.checked;
       const right = answer.includes(x.o.id);
@@ -192,7 +202,7 @@ export function task(block, ctx) {
       const ok = evalCondition(block.condition, ctx.widgets.get(block.condition.widget));
       if (ok && !reached) {
         reached = true;
-        progress.record(ctx.exercise.id, block.id, { correct: true });
+        recordAttempt(ctx, block, ctx.widgets.get(block.condition.widget)?.state ?? null, true);
         setDone(true);
         ctx.onProgress();
       }
