@@ -30,7 +30,13 @@ inline v4f load4(const float* p) {
 inline void store4(float* p, v4f v) { std::memcpy(p, &v, sizeof v); }
 inline v4f splat(float x) { return v4f{x, x, x, x}; }
 inline float hsum(v4f v) { return (v[0] + v[1]) + (v[2] + v[3]); }
+#ifdef __wasm_simd128__
+// f32x4.pmax is one maxps in V8; the portable select below becomes a compare
+// and a bitselect (NaNs cannot occur here: the inputs are checked finite).
+inline v4f vmax(v4f a, v4f b) { return (v4f)__builtin_wasm_pmax_f32x4(a, b); }
+#else
 inline v4f vmax(v4f a, v4f b) { return a > b ? a : b; }
+#endif
 
 // e^x for x <= 0 (softmax arguments after the row maximum is subtracted),
 // relative error ~2e-7; x below -87.3 (including -inf) gives exactly 0.
@@ -38,9 +44,12 @@ inline v4f exp_nonpositive(v4f x) {
     const v4f lo = splat(-87.33654f);
     const v4i underflow = x < lo;
     x = vmax(x, lo);
-    // x = n·ln2 + r, |r| <= ln2/2; the magic constant rounds to nearest.
+    // x = n·ln2 + r, |r| <= ln2/2. Adding 1.5·2^23 rounds x·log2(e) to the
+    // nearest integer n and leaves n in the low bits of the sum, so 2^n is
+    // built from those bits without a float-to-int conversion (slow in wasm).
     const v4f magic = splat(12582912.0f);  // 1.5 · 2^23
-    v4f n = (x * splat(1.44269504f) + magic) - magic;
+    const v4f shifted = x * splat(1.44269504f) + magic;
+    const v4f n = shifted - magic;
     v4f r = x - n * splat(0.693359375f);  // ln2 split in two for an exact product
     r = r - n * splat(-2.12194440e-4f);
     // Minimax polynomial for e^r on [-ln2/2, ln2/2] (Cephes expf).
@@ -51,8 +60,10 @@ inline v4f exp_nonpositive(v4f x) {
     p = p * r + splat(1.6666665459e-1f);
     p = p * r + splat(5.0000001201e-1f);
     p = p * (r * r) + r + splat(1.0f);
-    // 2^n by building the exponent bits; n >= -126 here, so this stays normal.
-    const v4i ni = __builtin_convertvector(n, v4i);
+    // 2^n: n >= -126 here, so the exponent field n + 127 stays normal.
+    v4i ni;
+    std::memcpy(&ni, &shifted, sizeof ni);
+    ni -= 0x4B400000;  // the bits of 1.5·2^23
     const v4i bits = (ni + 127) << 23;
     v4f scale;
     std::memcpy(&scale, &bits, sizeof scale);
