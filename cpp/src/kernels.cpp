@@ -1,6 +1,7 @@
 // The hot loops. One code path for wasm and native: GCC/Clang vector
 // extensions (4 x float) lower to SIMD128 under -msimd128 and to SSE2 on the
-// baseline x86-64 host, so no intrinsics and no -march=native are needed.
+// baseline x86-64 host, so no -march=native is needed (one wasm builtin, for
+// the row maximum, is the only platform-specific line).
 //
 // Matrix products follow the GotoBLAS scheme: B is packed into NR-column
 // panels ([k][NR], contiguous), A into MR-row panels ([k][MR]), and an MR x NR
@@ -32,7 +33,8 @@ inline v4f splat(float x) { return v4f{x, x, x, x}; }
 inline float hsum(v4f v) { return (v[0] + v[1]) + (v[2] + v[3]); }
 #ifdef __wasm_simd128__
 // f32x4.pmax is one maxps in V8; the portable select below becomes a compare
-// and a bitselect (NaNs cannot occur here: the inputs are checked finite).
+// and a bitselect there. The two differ only for NaN, which scores of finite
+// inputs never hold.
 inline v4f vmax(v4f a, v4f b) { return (v4f)__builtin_wasm_pmax_f32x4(a, b); }
 #else
 inline v4f vmax(v4f a, v4f b) { return a > b ? a : b; }
@@ -87,7 +89,7 @@ inline std::size_t round_up(std::size_t x, std::size_t to) { return (x + to - 1)
 
 // Grows only; reused by every call on this thread.
 struct Workspace {
-    std::vector<float> packed_a, packed_b, packed_k, packed_v, scores, tile;
+    std::vector<float> packed_a, packed_b, packed_k, packed_v, scores, alibi_bias;
 };
 Workspace& workspace() {
     static thread_local Workspace w;
@@ -321,7 +323,7 @@ void attention_heads(const float* q, const float* k, const float* v, std::size_t
     float* packed_k = reserve(w.packed_k, round_up(seq, NR) * d_head);
     float* packed_v = reserve(w.packed_v, round_up(d_head, NR) * seq);
     float* block_scores = weights ? nullptr : reserve(w.scores, QB * seq);
-    std::vector<float>& bias = w.tile;  // bias[d] = -slope·d, d = |i - j|
+    std::vector<float>& bias = w.alibi_bias;  // bias[d] = -slope·d, d = |i - j|
 
     for (std::size_t h = 0; h < heads; ++h) {
         const float* qh = q + h * d_head;
