@@ -7,7 +7,7 @@
 //   tfjs-backend-wasm in Node         (likewise)
 //   plain JS in Node                  (the triple loops a course author would write)
 //   ours, native                      (build/native/attention_bench: poslab::forward)
-//   OpenBLAS sgemm, native            (same computation; when libopenblas is installed)
+//   OpenBLAS sgemm, native            (same computation, our softmax; when libopenblas is installed)
 // Medians of several runs, interleaved by S so that a noisy neighbour hurts
 // every implementation alike; GFLOP/s by FLOP = 8·S·D² + 4·S²·D. Also the
 // lab-size forward in µs and the wasm memory after the S=2048 runs. Prints the
@@ -486,7 +486,21 @@ async function main() {
     native: native ? (await native.request('lab')).map((c) => ({ name: c.case, us: c.median_us })) : null,
   };
   const big = rows.find((r) => r.S === 2048);
-  const memory = big ? { node_bytes: big.wasm_node.memory_bytes, chromium_bytes: big.wasm_chromium?.memory_bytes ?? null } : null;
+  let memory = null;
+  if (big) {
+    // Also a fresh module that runs only S=2048, so the figure is S=2048's alone.
+    log('S=2048 in a fresh module, for its memory');
+    const fresh = await createPositionLab();
+    const before = fresh.HEAP8.length;
+    const alone = makeWasmBench(fresh, makeInput);
+    alone.prepare({ s: 2048, d: D, heads: H, seed: SEED });
+    memory = {
+      node_bytes: big.wasm_node.memory_bytes,
+      chromium_bytes: big.wasm_chromium?.memory_bytes ?? null,
+      fresh_node_initial_bytes: before,
+      fresh_node_s2048_bytes: fresh.HEAP8.length,
+    };
+  }
   if (browser) await browser.close();
   if (native) native.close();
 
@@ -508,7 +522,7 @@ async function main() {
     [tfjs.label, 'tfjs_wasm'],
     ['plain JS, Node', 'plain_js'],
     ['ours native (SSE2 baseline)', 'native'],
-    [nativeInfo?.openblas ? 'OpenBLAS sgemm native, 1 thread' : 'OpenBLAS (not installed)', 'openblas'],
+    [nativeInfo?.openblas ? 'OpenBLAS sgemm + our softmax, native' : 'OpenBLAS (not installed)', 'openblas'],
   ];
   for (const [label, key] of impls) lines.push(fmtRow(label, rows.map((r) => cell(r[key]?.median_ms, r.S))));
   lines.push('');
@@ -517,14 +531,16 @@ async function main() {
   lines.push(fmtRow('  ours native kernels::matmul', rows.map((r) => projCell(r.native_projections, r.S))));
   lines.push(fmtRow('  OpenBLAS sgemm', rows.map((r) => projCell(r.openblas_projections, r.S))));
   lines.push('');
-  lines.push('ratios (time of the other / time of ours; > 1 means ours is faster):');
   const t = (r, k) => r[k]?.median_ms;
-  lines.push(fmtRow('  tfjs-wasm / ours wasm, both Chromium', rows.map((r) => ratio(t(r, 'tfjs_chromium') / t(r, 'wasm_chromium')))));
-  lines.push(fmtRow('  tfjs-wasm / ours wasm, both Node', rows.map((r) => ratio(t(r, 'tfjs_wasm') / t(r, 'wasm_node')))));
-  lines.push(fmtRow('  plain JS / ours wasm Chromium', rows.map((r) => ratio(t(r, 'plain_js') / t(r, 'wasm_chromium')))));
-  lines.push(fmtRow('  native / ours wasm Chromium', rows.map((r) => ratio(t(r, 'native') / t(r, 'wasm_chromium')))));
-  lines.push(fmtRow('  native / ours wasm Node', rows.map((r) => ratio(t(r, 'native') / t(r, 'wasm_node')))));
-  lines.push(fmtRow('  OpenBLAS / ours native', rows.map((r) => ratio(t(r, 'openblas') / t(r, 'native')))));
+  lines.push('speed-up of ours (time of the other / time of ours):');
+  lines.push(fmtRow('  vs tfjs-wasm, both in Chromium', rows.map((r) => ratio(t(r, 'tfjs_chromium') / t(r, 'wasm_chromium')))));
+  lines.push(fmtRow('  vs tfjs-wasm, both in Node', rows.map((r) => ratio(t(r, 'tfjs_wasm') / t(r, 'wasm_node')))));
+  lines.push(fmtRow('  vs plain JS (Node), ours in Chromium', rows.map((r) => ratio(t(r, 'plain_js') / t(r, 'wasm_chromium')))));
+  lines.push(fmtRow('  vs plain JS, both in Node', rows.map((r) => ratio(t(r, 'plain_js') / t(r, 'wasm_node')))));
+  lines.push('ours wasm time / ours native time:');
+  lines.push(fmtRow('  Chromium', rows.map((r) => ratio(t(r, 'wasm_chromium') / t(r, 'native')))));
+  lines.push(fmtRow('  Node', rows.map((r) => ratio(t(r, 'wasm_node') / t(r, 'native')))));
+  lines.push(fmtRow('ours native time / OpenBLAS time', rows.map((r) => ratio(t(r, 'native') / t(r, 'openblas')))));
   lines.push('');
   lines.push('agreement with ours (max |diff| / max |ours|): ' + rows.map((r) =>
     `S=${r.S} tfjs ${r.tfjs_wasm.max_rel_diff.toExponential(1)}` +
@@ -545,8 +561,13 @@ async function main() {
       `native ${labSizes.native ? labSizes.native[i].us.toFixed(1) : '—'}`,
     ]));
   });
-  if (memory) lines.push(`wasm memory after the S=2048 runs (memory only grows): Chromium ${mb(memory.chromium_bytes)}, Node ${mb(memory.node_bytes)}`);
-  console.log(lines.join('\n'));
+  if (memory) {
+    lines.push(`wasm memory (HEAP8.length; it only grows) after every S up to 2048: Chromium ${mb(memory.chromium_bytes)}, ` +
+      `Node ${mb(memory.node_bytes)}; a fresh module after one S=2048 forward: ${mb(memory.fresh_node_s2048_bytes)} ` +
+      `(${mb(memory.fresh_node_initial_bytes)} at start)`);
+  }
+  const table = lines.join('\n');
+  console.log(table);
 
   const report = {
     date: new Date().toISOString(),
@@ -557,7 +578,8 @@ async function main() {
     openblas: nativeInfo?.openblas ?? null,
     results: rows,
     lab_sizes_us: labSizes,
-    wasm_memory_after_s2048: memory,
+    wasm_memory: memory,
+    table,
   };
   fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
   fs.writeFileSync(path.join(root, 'bench/results/bench.json'), JSON.stringify(report, null, 2) + '\n');
