@@ -46,7 +46,7 @@ for (const mode of ['http', 'file']) {
       const r = await answer(page, id, values);
       assert.equal(r.cls, 'feedback correct', `${id}: ${r.text}`);
     }
-    assert.match(await page.locator('[data-question="output-b"] .feedback').innerText(), /一致/);
+    assert.match(await page.locator('[data-question="output-b"] .feedback').innerText(), /順序 A とぴったり同じ/);
     await page.screenshot({ path: join(artifacts, `${mode}-hand-calc-answered.png`), fullPage: true });
     assert.deepEqual(problems.console, []);
     await context.close();
