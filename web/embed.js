@@ -42,7 +42,9 @@
       return Array.prototype.slice.call(doc.querySelectorAll(selector));
     }
 
-    // The origin a frame's messages must come from: its src's (file: → "null").
+    // The origin a frame's messages must come from: its src's. A file: src
+    // has an opaque origin, "null" by the URL spec (Chromium's messages
+    // from file: pages say "file://"): both stand for it.
     function expectedOrigin(iframe) {
       var declared = iframe.getAttribute('data-position-lab-origin');
       if (declared) return declared;
@@ -52,11 +54,17 @@
         return undefined;
       }
     }
+    function fromExpected(eventOrigin, origin) {
+      return eventOrigin === origin || (opaque(origin) && opaque(eventOrigin));
+    }
 
-    // postMessage cannot address "null": such a frame is answered with '*',
-    // which only ever carries the handshake (no learner data is sent that way).
+    // postMessage cannot address an opaque origin: such a frame is answered
+    // with '*', which only ever carries the handshake (no learner data).
+    function opaque(origin) {
+      return origin === 'null' || origin === 'file://';
+    }
     function targetOf(origin) {
-      return origin === 'null' ? '*' : origin;
+      return opaque(origin) ? '*' : origin;
     }
 
     function emit(target, type, detail) {
@@ -83,7 +91,7 @@
       }
       if (!iframe) return; // not one of ours: H5P's own resizer or others may handle it
       var origin = expectedOrigin(iframe);
-      if (event.origin !== origin) {
+      if (!fromExpected(event.origin, origin)) {
         api.ignored.push({ reason: 'origin', origin: event.origin, expected: origin });
         return;
       }
@@ -133,7 +141,7 @@
     api.frames = frames;
     api.setLearner = function (iframe, learner) {
       var origin = expectedOrigin(iframe);
-      if (!origin || origin === 'null') throw new Error('PositionLabEmbed.setLearner: the frame has no addressable origin (a file:// lab gets its learner id from the URL)');
+      if (!origin || opaque(origin)) throw new Error('PositionLabEmbed.setLearner: the frame has no addressable origin (a file:// lab gets its learner id from the URL)');
       iframe.contentWindow.postMessage({ context: 'position-lab', action: 'learner', learner: String(learner) }, origin);
     };
     api.stop = function () {

@@ -9,16 +9,16 @@ import { PostTarget, messageEvent } from './fakes.mjs';
 const LMS = 'https://lms.example.edu';
 const LAB = 'https://lab.example.org/position-lab/index.html';
 
-// A framed lab window: parent records posts; body height is settable; the
-// ResizeObserver is one we can fire.
-function labWindow(query, { height = 640, framed = true } = {}) {
+// A framed lab window: parent records posts; the root element's height is
+// settable; the ResizeObserver is one we can fire.
+function labWindow(query, { height = 639.4, framed = true } = {}) {
   const win = new EventTarget();
   const parent = framed ? new PostTarget('parent') : win;
-  const body = { scrollHeight: height };
+  const root = { height, getBoundingClientRect: () => ({ height: root.height }) };
   const observers = [];
   win.parent = parent;
   win.location = { href: `${LAB}?${query}` };
-  win.document = { body };
+  win.document = { documentElement: root };
   win.ResizeObserver = class {
     constructor(cb) {
       this.cb = cb;
@@ -32,10 +32,10 @@ function labWindow(query, { height = 640, framed = true } = {}) {
     }
   };
   const resize = (h) => {
-    body.scrollHeight = h;
+    root.height = h;
     for (const o of observers) if (!o.off) o.cb([{ target: o.el }]);
   };
-  return { win, parent, body, resize, observers };
+  return { win, parent, root, resize, observers };
 }
 
 const exercise = { id: 'hand-calc', title: { ja: '手で計算する', en: 'By hand' }, contentHash: '0123456789abcdef', seed: 3141592653 };
@@ -76,9 +76,11 @@ test('without a usable parentOrigin, or unframed, nothing is ever posted', () =>
 });
 
 test('heights: Canvas form and H5P hello at start, then the H5P handshake, all to parentOrigin only', () => {
-  const { win, parent, resize } = labWindow(`embed=1&parentOrigin=${encodeURIComponent(LMS)}`);
+  const { win, parent, resize, root, observers } = labWindow(`embed=1&parentOrigin=${encodeURIComponent(LMS)}`);
   const b = createEmbedBridge({ window: win });
   assert.equal(b.enabled, true);
+  assert.equal(observers[0].el, root, 'the root element is observed');
+  // 639.4 px of content reports 640: rounding down would leave a scrollbar.
   assert.deepEqual(parent.posted, [
     { data: { subject: 'lti.frameResize', height: 640 }, targetOrigin: LMS },
     { data: { context: 'h5p', action: 'hello' }, targetOrigin: LMS },
@@ -222,8 +224,9 @@ test('a lab opened from file:// names its activities by URN and its actor by the
   const win = new EventTarget();
   win.parent = new PostTarget('parent');
   win.location = { href: `file:///home/t/dist/index.html?embed=1&parentOrigin=${LMS}` };
-  win.document = { body: { scrollHeight: 500 } };
+  win.document = { documentElement: { getBoundingClientRect: () => ({ height: 499.5 }) } };
   const b = createEmbedBridge({ window: win, learner: () => 'u1' });
+  assert.deepEqual(win.parent.posted[0], { data: { subject: 'lti.frameResize', height: 500 }, targetOrigin: LMS });
   const s = b.answered({ exercise, question: { id: 'dot', type: 'choice' }, score: { raw: 1, max: 1 }, success: true, answer: ['equivariance'] });
   assert.equal(s.object.id, 'urn:position-lab:exercise:hand-calc:question:dot');
   assert.equal(s.object.definition.interactionType, 'choice');

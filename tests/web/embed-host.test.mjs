@@ -154,6 +154,29 @@ test('a lab opened from file:// (origin "null") is accepted only from its frame,
   assert.throws(() => api.setLearner(a, 's1'), /no addressable origin/);
 });
 
+test('Chromium\'s spelling of a file: origin ("file://") counts as the same opaque origin', () => {
+  const a = new FakeFrame('file:///home/t/dist/index.html?embed=1&parentOrigin=*');
+  const win = new EventTarget();
+  const doc = new EventTarget();
+  doc.baseURI = 'file:///home/t/course.html';
+  doc.querySelectorAll = () => [a];
+  win.document = doc;
+  win.CustomEvent = CustomEvent;
+  // A URL implementation that, like Chromium's, gives file: URLs the origin "file://".
+  win.URL = class extends URL {
+    get origin() {
+      return this.protocol === 'file:' ? 'file://' : super.origin;
+    }
+  };
+  const api = start({ window: win });
+  assert.deepEqual(a.contentWindow.posted, [{ data: { context: 'h5p', action: 'ready' }, targetOrigin: '*' }]);
+  win.dispatchEvent(messageEvent({ context: 'h5p', action: 'xAPI', statement }, 'file://', a.contentWindow));
+  win.dispatchEvent(messageEvent({ context: 'h5p', action: 'xAPI', statement }, 'null', a.contentWindow));
+  win.dispatchEvent(messageEvent({ context: 'h5p', action: 'xAPI', statement }, 'https://evil.example', a.contentWindow));
+  assert.equal(api.statements.length, 2);
+  assert.throws(() => api.setLearner(a, 's1'), /no addressable origin/);
+});
+
 test('setLearner sends the id to the frame at its origin; frames that load later get ready', () => {
   const a = new FakeFrame(`${LAB_ORIGIN}/position-lab/index.html?embed=1`);
   const frames = [a];

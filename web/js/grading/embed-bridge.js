@@ -185,8 +185,10 @@ export function buildStatement({ verb, learner, homePage, activityBase, exercise
  * @param {(id: string) => void} [o.onLearner]  the host sent a learner id
  * @param {string} [o.homePage]        actor.account.homePage; default parentOrigin, else the lab's origin, else the URN base
  * @param {string} [o.activityBase]    default the lab's URL without query (see activityId)
- * @param {Element} [o.target]         what is observed for height (default document.body)
- * @param {() => number} [o.measure]   the height to report (default document.body.scrollHeight, as H5P)
+ * @param {Element} [o.target]         what is observed for height (default document.documentElement)
+ * @param {() => number} [o.measure]   the height to report (default: the root element's height,
+ *   which, unlike body.scrollHeight, includes margins that collapse through the body, and
+ *   shrinks with the content as long as html's height is auto — no height: 100% / 100vh in embed mode)
  * @param {() => number} [o.now]       ms clock for durations
  */
 export function createEmbedBridge({ window: win = globalThis, href, learner = () => null, onLearner, homePage, activityBase, target, measure, now = () => Date.now() } = {}) {
@@ -198,8 +200,8 @@ export function createEmbedBridge({ window: win = globalThis, href, learner = ()
   const enabled = params.embed && framed && !!params.parentOrigin;
   const parentOrigin = enabled ? params.parentOrigin : null;
   const doc = win.document;
-  const body = () => target ?? doc?.body;
-  measure ??= () => Math.ceil(body()?.scrollHeight ?? 0);
+  const observed = () => target ?? doc?.documentElement;
+  measure ??= () => Math.ceil(doc?.documentElement?.getBoundingClientRect().height ?? 0);
   const origin = (() => {
     try {
       const u = new URL(href);
@@ -255,9 +257,9 @@ export function createEmbedBridge({ window: win = globalThis, href, learner = ()
   if (enabled) {
     win.addEventListener('message', onMessage);
     const RO = win.ResizeObserver;
-    if (RO && body()) {
+    if (RO && observed()) {
       observer = new RO(() => sendSize());
-      observer.observe(body());
+      observer.observe(observed());
     }
     sendSize(true);
   }
