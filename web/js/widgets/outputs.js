@@ -61,7 +61,7 @@ export function mount(el, block, ctx) {
           h('span', { html: tex('\\max\\lvert \\mathrm{Attention}(PX) - P\\cdot\\mathrm{Attention}(X) \\rvert =') }),
           ' ',
           h('strong', { 'data-value': String(check.maxAbsDiff) }, fmtSmall(check.maxAbsDiff)),
-          h('span', { class: 'verdict' }, t(tiny ? 'outputs.same' : 'outputs.differ')),
+          h('span', { class: 'verdict' }, t(order.every((v, i) => v === i) ? 'outputs.identity' : tiny ? 'outputs.same' : 'outputs.differ')),
         ),
       );
     } catch (e) {
