@@ -1,0 +1,164 @@
+// The grading flow in one place, for the runner and the question widgets:
+// open an exercise (seeded variant from the core), check an answer (the core
+// checks it, the store keeps it, the core re-grades the exercise, the bridge
+// reports it), and the submission. Every score, seed, hash and hint here is
+// the core's; this file only passes them along.
+import { variantFor } from './learner.js';
+import { buildSubmission, downloadSubmission, importSubmission } from './submission.js';
+
+// The wasm PositionLab object (core.checkAttempt(…)) or the page's core client
+// (core.call('checkAttempt', …)), both awaited.
+export async function callCore(core, method, args) {
+  if (typeof core[method] === 'function') return core[method](args);
+  return core.call(method, args);
+}
+
+/**
+ * @param {object} o
+ * @param {object} o.core      see callCore
+ * @param {object} o.store     createAttemptStore()
+ * @param {{id: string|null}} o.learner  createLearner()
+ * @param {object} [o.bridge]  createEmbedBridge() (statements are sent when it is enabled)
+ */
+export function createGradingSession({ core, store, learner, bridge }) {
+  const opened = new Map(); // exercise id → {exercise, ref, seed, variant}
+
+  const needLearner = () => {
+    if (!learner.id) throw new Error('grading session: no learner id yet (URL learner=, the host, or typed on the start page)');
+    return learner.id;
+  };
+
+  const grade = async (o) => callCore(core, 'gradeExercise', { exercise: o.exercise, seed: o.seed, attempts: store.attempts(o.ref) });
+
+  // The hints the core unlocked for a question, as texts. gradeExercise gives
+  // their number; unlockedHints gives texts for a number of wrong attempts;
+  // the unlocked sets grow with that number, so the first count that yields
+  // as many hints yields the same hints.
+  const hintsFor = async (o, q) => {
+    if (!q || q.hintsUnlocked === 0) return [];
+    for (let wrong = 0; wrong <= q.attempts; wrong++) {
+      const hints = await callCore(core, 'unlockedHints', { exercise: o.exercise, question: q.id, wrong });
+      if (hints.length === q.hintsUnlocked) return hints;
+    }
+    return [];
+  };
+
+  const view = async (o) => {
+    const g = await grade(o);
+    const hints = {};
+    for (const q of g.questions) hints[q.id] = await hintsFor(o, q);
+    const record = store.record(o.ref);
+    return { contentHash: o.ref.contentHash, seed: o.seed, variant: o.variant, grade: g, hints, attempts: record.attempts, drafts: record.drafts };
+  };
+
+  const session = {
+    /**
+     * Call when an exercise is shown (and again when the learner changes).
+     * Returns {contentHash, seed, variant, grade, hints, attempts, drafts}:
+     * what the page needs to restore the exercise as it was left.
+     */
+    async open(exercise) {
+      const id = needLearner();
+      const v = await variantFor(core, exercise, id);
+      const ref = { learner: id, id: exercise.id, contentHash: v.contentHash };
+      store.open({ ...ref, seed: v.seed });
+      const o = { exercise, ref, seed: v.seed, variant: v.variant };
+      opened.set(exercise.id, o);
+      bridge?.opened(exercise.id);
+      return view(o);
+    },
+
+    /**
+     * One answer to one question. answer: numeric → the strings as typed;
+     * choice → the chosen option ids; task → the lab settings it was reached
+     * with. lab: the lab's current values (for `expect`s that name them).
+     * Returns {result, question, grade, hints, complete}: result is the core's
+     * checkAttempt ({status, score, parts, feedback, message, expected});
+     * question its grade after this attempt ({points, max, attempts, ignored,
+     * solved, hintsUnlocked}); a malformed answer is kept but grades nothing
+     * (question and grade are null).
+     */
+    async check(exercise, questionId, answer, { lab = {}, lang = 'ja' } = {}) {
+      const o = opened.get(exercise.id);
+      if (!o || o.ref.learner !== learner.id) throw new Error(`grading session: open(${exercise.id}) first (or again, after the learner changed)`);
+      const result = await callCore(core, 'checkAttempt', { exercise, question: questionId, answer, variant: o.variant, lab, lang });
+      store.addAttempt(o.ref, { question: questionId, answer, lab, lang });
+      if (result.status === 'malformed') return { result, question: null, grade: null, hints: [], complete: false };
+      const g = await grade(o);
+      store.setClaimed(o.ref, { points: g.points, max: g.max });
+      const q = g.questions.find((x) => x.id === questionId);
+      const hints = await hintsFor(o, q);
+      const block = exercise.blocks?.find((b) => b.id === questionId);
+      bridge?.answered({
+        exercise: { id: exercise.id, title: exercise.title, contentHash: o.ref.contentHash, seed: o.seed },
+        question: { id: questionId, type: block?.type, prompt: block?.prompt },
+        score: { raw: q.points, max: q.max },
+        success: q.solved,
+        answer,
+      });
+      const complete = g.questions.every((x) => x.solved);
+      if (complete) await session.finish(exercise, g);
+      return { result, question: q, grade: g, hints, complete };
+    },
+
+    // Sends `completed` (once per exercise version): when every question is
+    // solved (check() does it), or when the page decides the exercise is over.
+    async finish(exercise, g) {
+      const o = opened.get(exercise.id);
+      if (!o) return null;
+      g ??= await grade(o);
+      return bridge?.completed({
+        exercise: { id: exercise.id, title: exercise.title, contentHash: o.ref.contentHash, seed: o.seed },
+        score: { raw: g.points, max: g.max },
+        success: g.questions.every((x) => x.solved),
+      }) ?? null;
+    },
+
+    // What is typed but not checked yet (kept on pagehide).
+    draft(exercise, questionId, answer) {
+      const o = opened.get(exercise.id);
+      if (o) store.setDraft(o.ref, questionId, answer);
+    },
+
+    /**
+     * The learner's submission: every record (every exercise version); the
+     * claimed score of a current version is re-computed by the core now, an
+     * old version's is the one stored when it was made.
+     * exercises: the page's exercise files.
+     */
+    async submission({ labVersion, exercises, now = new Date() }) {
+      const id = needLearner();
+      const current = new Map();
+      for (const ex of exercises) current.set(ex.id, ex);
+      const claimed = new Map();
+      const records = store.records({ learner: id });
+      for (const r of records) {
+        const ex = current.get(r.id);
+        if (!ex || r.seed === null) continue;
+        const hash = await callCore(core, 'contentHash', { exercise: ex });
+        if (hash !== r.contentHash) continue;
+        const g = await callCore(core, 'gradeExercise', { exercise: ex, seed: r.seed, attempts: r.attempts });
+        claimed.set(`${r.id}\n${r.contentHash}`, { points: g.points, max: g.max });
+      }
+      return buildSubmission({ labVersion, learner: id, records, grade: (r) => claimed.get(`${r.id}\n${r.contentHash}`) ?? r.claimed, now });
+    },
+
+    async download(options, env) {
+      return downloadSubmission(await session.submission(options), env);
+    },
+
+    // A submission file's text: validated, then merged (throws a SubmissionError, changing nothing).
+    import(text) {
+      return importSubmission(store, text, { learner: needLearner() });
+    },
+
+    // Clears this learner's answers (of one exercise, or all) after a backup.
+    reset({ exerciseId } = {}) {
+      const r = store.reset({ learner: needLearner(), id: exerciseId });
+      if (exerciseId) opened.delete(exerciseId);
+      else opened.clear();
+      return r;
+    },
+  };
+  return session;
+}
