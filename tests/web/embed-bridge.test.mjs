@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEmbedBridge, parseEmbedParams, normalizeOrigin, isoDuration, activityId, buildStatement, responseText } from '../../web/js/grading/embed-bridge.js';
+import { createLearner } from '../../web/js/grading/learner.js';
 import { PostTarget, messageEvent } from './fakes.mjs';
 
 const LMS = 'https://lms.example.edu';
@@ -47,7 +48,7 @@ test('normalizeOrigin accepts http(s) origins and an explicit *, nothing else', 
   assert.equal(normalizeOrigin('HTTPS://LMS.Example.edu'), LMS);
   assert.equal(normalizeOrigin('http://127.0.0.1:8080'), 'http://127.0.0.1:8080');
   assert.equal(normalizeOrigin('*'), '*');
-  for (const bad of ['', 'null', 'lms.example.edu', 'https://lms.example.edu/course/1', 'https://lms.example.edu?x', 'javascript:alert(1)', 'file:///tmp', 'https://u:p@lms.example.edu', '**']) {
+  for (const bad of ['', 'null', 'lms.example.edu', 'https://lms.example.edu/course/1', 'https://lms.example.edu?x', 'javascript:alert(1)', 'file:///srv/lab', 'https://u:p@lms.example.edu', '**']) {
     assert.equal(normalizeOrigin(bad), null, bad);
   }
 });
@@ -130,6 +131,21 @@ test('incoming messages count only from parentOrigin and from window.parent', ()
   win.dispatchEvent(messageEvent('a string', LMS, parent));
   assert.deepEqual(got, ['s1234567']);
   assert.ok(parent.posted.every((p) => p.targetOrigin === LMS), 'never * unless asked');
+});
+
+test('a learner id the page refuses becomes a warning, not an error in the message handler', () => {
+  const { win, parent } = labWindow(`embed=1&parentOrigin=${LMS}`);
+  const b = createEmbedBridge({
+    window: win,
+    onLearner: (id) => learner.setFromHost(id),
+  });
+  const learner = createLearner({ href: LAB, storage: null });
+  win.dispatchEvent(messageEvent({ context: 'position-lab', action: 'learner', learner: 'x'.repeat(201) }, LMS, parent));
+  assert.deepEqual(b.warnings.map((w) => [w.code, w.message.en]), [['host_learner', 'A learner id has at most 200 characters (this one has 201).']]);
+  assert.match(b.warnings[0].message.ja, /200 文字まで/);
+  assert.equal(learner.id, null);
+  win.dispatchEvent(messageEvent({ context: 'position-lab', action: 'learner', learner: 's1' }, LMS, parent));
+  assert.equal(learner.id, 's1');
 });
 
 test('parentOrigin=* (asked for explicitly) posts to * and accepts any origin, still only from the parent', () => {

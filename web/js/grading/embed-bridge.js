@@ -225,6 +225,7 @@ export function createEmbedBridge({ window: win = globalThis, href, learner = ()
     if (!enabled) return false;
     win.parent.postMessage(data, parentOrigin);
     sent.push(data);
+    if (sent.length > 500) sent.splice(0, sent.length - 500);
     return true;
   };
 
@@ -250,7 +251,12 @@ export function createEmbedBridge({ window: win = globalThis, href, learner = ()
       } else if (d.action === 'resizePrepared') post({ context: 'h5p', action: 'resize', scrollHeight: measure() });
       else if (d.action === 'resize') sendSize(true);
     } else if (d.context === 'position-lab' && d.action === 'learner' && typeof d.learner === 'string') {
-      onLearner?.(d.learner);
+      try {
+        onLearner?.(d.learner);
+      } catch (e) {
+        // e.g. a LearnerError (learner.js): the page shows it; the handler must not throw.
+        warnings.push({ code: 'host_learner', message: e.text ?? { ja: e.message, en: e.message }, error: e });
+      }
     }
   };
 
@@ -271,7 +277,7 @@ export function createEmbedBridge({ window: win = globalThis, href, learner = ()
     enabled,
     parentOrigin,
     warnings,
-    // Every message posted (for the page's debugging and the tests).
+    // The last 500 messages posted (for the page's debugging and the tests).
     sent,
     get friendly() {
       return friendly;
