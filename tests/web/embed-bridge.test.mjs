@@ -250,3 +250,16 @@ test('a lab opened from file:// names its activities by URN and its actor by the
   assert.deepEqual(s.actor.account, { homePage: LMS, name: 'u1' });
   assert.equal(s.result.response, 'equivariance');
 });
+
+test('homePage= in the URL names where the learner account lives; a non-http value is ignored', () => {
+  for (const [value, expected] of [
+    ['https://lms.example.edu/users', 'https://lms.example.edu/users'],
+    ['javascript:alert(1)', LMS],
+    ['not a url', LMS],
+  ]) {
+    const { win } = labWindow(`embed=1&parentOrigin=${LMS}&homePage=${encodeURIComponent(value)}`);
+    const b = createEmbedBridge({ window: win, learner: () => 'u1' });
+    const s = b.completed({ exercise, score: { raw: 0, max: 1 }, success: false });
+    assert.equal(s.actor.account.homePage, expected, value);
+  }
+});

@@ -79,6 +79,19 @@ export function parseEmbedParams(href) {
   return { embed, parentOrigin, problem: null };
 }
 
+// `homePage=` (an http(s) URL) from the query or hash, else null.
+export function homePageFromUrl(href) {
+  try {
+    const u = new URL(href);
+    const v = u.searchParams.get('homePage') ?? new URLSearchParams(u.hash.replace(/^#/, '')).get('homePage');
+    if (v === null) return null;
+    const h = new URL(v);
+    return h.protocol === 'http:' || h.protocol === 'https:' ? h.href : null;
+  } catch {
+    return null;
+  }
+}
+
 // ISO 8601 duration in seconds with up to two decimals, as H5P writes it: PT12.5S.
 export function isoDuration(ms) {
   if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`duration must be a finite number of milliseconds ≥ 0, got ${ms}`);
@@ -183,7 +196,8 @@ export function buildStatement({ verb, learner, homePage, activityBase, exercise
  * @param {string} [o.href]            default window.location.href
  * @param {() => string|null} [o.learner]  the current learner id (learner.js)
  * @param {(id: string) => void} [o.onLearner]  the host sent a learner id
- * @param {string} [o.homePage]        actor.account.homePage; default parentOrigin, else the lab's origin, else the URN base
+ * @param {string} [o.homePage]        actor.account.homePage; default the URL's homePage= (an http(s)
+ *   URL: where the learner's account lives), else parentOrigin, else the lab's origin, else the URN base
  * @param {string} [o.activityBase]    default the lab's URL without query (see activityId)
  * @param {Element} [o.target]         what is observed for height (default document.documentElement)
  * @param {() => number} [o.measure]   the height to report (default: the root element's height,
@@ -210,7 +224,7 @@ export function createEmbedBridge({ window: win = globalThis, href, learner = ()
       return null;
     }
   })();
-  homePage ??= parentOrigin && parentOrigin !== '*' ? parentOrigin : origin ?? URN_BASE;
+  homePage ??= homePageFromUrl(href) ?? (parentOrigin && parentOrigin !== '*' ? parentOrigin : origin ?? URN_BASE);
   activityBase ??= defaultActivityBase(href);
 
   const started = new Map(); // exercise id → ms
