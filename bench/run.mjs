@@ -358,6 +358,7 @@ const cell = (ms, s) => (ms == null ? '—' : `${ms >= 100 ? ms.toFixed(0) : ms.
 const ratio = (x) => (x == null || !Number.isFinite(x) ? '—' : `${x >= 10 ? x.toFixed(0) : x.toFixed(2)}×`);
 
 async function main() {
+  const loadBefore = os.loadavg()[0];
   if (!fs.existsSync(wasmPath)) throw new Error(`${wasmPath} not found: run npm run build first`);
   const createPositionLab = require(wasmPath);
   const lab = await createPositionLab();
@@ -512,7 +513,8 @@ async function main() {
   lines.push(`FLOP = 8·S·D² + 4·S²·D (4 projections + QKᵀ + weights·V; softmax not counted): ` +
     SIZES.map((s) => `S=${s} ${(flop(s, D) / 1e9).toFixed(2)}`).join(', ') + ' GFLOP');
   lines.push(`cells: median ms  GFLOP/s.  ${os.cpus()[0].model}, ${os.cpus().length} CPUs, Node ${process.version}` +
-    (browser ? `, Chromium ${browser.version}` : ''));
+    (browser ? `, Chromium ${browser.version}` : '') +
+    `; load average ${loadBefore.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end`);
   lines.push('');
   lines.push(fmtRow('', SIZES.map((s) => `S=${s}`)));
   const impls = [
@@ -571,7 +573,8 @@ async function main() {
 
   const report = {
     date: new Date().toISOString(),
-    machine: { cpu: os.cpus()[0].model, cpus: os.cpus().length, node: process.version, chromium: browser?.version ?? null },
+    machine: { cpu: os.cpus()[0].model, cpus: os.cpus().length, node: process.version, chromium: browser?.version ?? null,
+      load_average_start: loadBefore, load_average_end: os.loadavg()[0] },
     flop_formula: '8·S·D² + 4·S²·D',
     runs: RUNS,
     tfjs: tfjs.label,
