@@ -266,6 +266,37 @@ TEST(KernelsAttentionHeads, MatchesReferenceFusedAndMaterialised) {
             }
 }
 
+TEST(KernelsAttentionHeads, HonoursRowStridesWiderThanTheHeads) {
+    // q, k, v rows are ld = width + 3 wide and context rows ldc = width + 5:
+    // the padding columns are neither read (NaN there would spread) nor written.
+    const std::size_t seq = 37, heads = 3, dh = 6, width = heads * dh, ld = width + 3, ldc = width + 5;
+    Floats q = random_floats(seq * ld, 501, 2.0f), k = random_floats(seq * ld, 502, 2.0f), v = random_floats(seq * ld, 503);
+    Floats q_dense(seq * width), k_dense(seq * width), v_dense(seq * width);
+    for (std::size_t i = 0; i < seq; ++i)
+        for (std::size_t j = 0; j < ld; ++j) {
+            if (j >= width) {
+                q[i * ld + j] = k[i * ld + j] = v[i * ld + j] = std::numeric_limits<float>::quiet_NaN();
+                continue;
+            }
+            q_dense[i * width + j] = q[i * ld + j];
+            k_dense[i * width + j] = k[i * ld + j];
+            v_dense[i * width + j] = v[i * ld + j];
+        }
+    const ReferenceAttention ref = reference_attention(q_dense, k_dense, v_dense, seq, heads, dh, true, nullptr);
+    const double scale = max_abs(ref.context);
+    const float sentinel = -777.0f;
+    Floats context(seq * ldc, sentinel);
+    poslab::kernels::attention_heads(q.data(), k.data(), v.data(), ld, context.data(), ldc, seq, heads, dh, true,
+                                     nullptr, nullptr);
+    for (std::size_t i = 0; i < seq; ++i)
+        for (std::size_t j = 0; j < ldc; ++j) {
+            if (j < width)
+                ASSERT_NEAR(context[i * ldc + j], ref.context[i * width + j], kRelative * scale) << i << "," << j;
+            else
+                ASSERT_EQ(context[i * ldc + j], sentinel) << "wrote padding at row " << i;
+        }
+}
+
 // The whole self_attention (random projections, RoPE, ALiBi, causal) against
 // a reference written from the formulas: Q = XW^Q …, RoPE turns pair i of a
 // head at position p by p·base^(-2i/d_head), output = context·W^O.
