@@ -7,43 +7,20 @@
 // is), so it runs from file:// too.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import { copyFileSync, createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, extname, join, normalize, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
+import { serveDirs, CHROMIUM_ARGS } from './fixtures/serve-dirs.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-// From the toolchain notes: no network, fresh profile.
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.json': 'application/json' };
 const fixtures = join(root, 'tests', 'e2e', 'fixtures');
 const labDir = mkdtempSync(join(tmpdir(), 'poslab-embed-'));
 // Only what the pages need is served: /web/ (the course page and embed.js), /lab/ (the fixtures).
 const MOUNTS = { '/web/': join(root, 'web'), '/lab/': labDir };
-
-function staticServer() {
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    const mount = Object.keys(MOUNTS).find((m) => path.startsWith(m));
-    const file = mount && normalize(join(MOUNTS[mount], path.slice(mount.length)));
-    let ok = !!file && file.startsWith(MOUNTS[mount] + sep);
-    try {
-      ok = ok && statSync(file).isFile();
-    } catch {
-      ok = false;
-    }
-    if (!ok) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
-    createReadStream(file).pipe(res);
-  });
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok({ server, origin: `http://127.0.0.1:${server.address().port}` })));
-}
+const staticServer = () => serveDirs(MOUNTS);
 
 let A, B, C, browser;
 before(async () => {
@@ -54,7 +31,7 @@ before(async () => {
 });
 after(async () => {
   await browser?.close();
-  for (const s of [A, B, C]) await new Promise((ok) => s?.server.close(ok));
+  for (const s of [A, B, C]) await s?.close();
   rmSync(labDir, { recursive: true, force: true });
 });
 
@@ -66,6 +43,7 @@ async function openHost(url) {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   // Nothing may leave the three loopback origins.
   await context.route('**/*', (route) => {
     const u = route.request().url();
