@@ -8,15 +8,17 @@
 //   plain JS in Node                  (the triple loops a course author would write)
 //   ours, native                      (build/native/attention_bench: poslab::forward)
 //   OpenBLAS sgemm, native            (same computation, our softmax; when libopenblas is installed)
-// Medians of several runs, interleaved by S so that a noisy neighbour hurts
-// every implementation alike; GFLOP/s by FLOP = 8·S·D² + 4·S²·D. Also the
-// lab-size forward in µs and the wasm memory after the S=2048 runs. Prints the
-// table and writes bench/results/bench.json. A benchmark, never a test: it
+// Medians of several runs, one run of each implementation in turn so that a
+// noisy neighbour hurts every column alike, after a warm-up that lets V8 tier
+// the hot wasm up; GFLOP/s by FLOP = 8·S·D² + 4·S²·D. Also the lab-size
+// forward in µs and the wasm memory at S=2048. Prints the table and writes it,
+// with every run, to bench/results/bench.json. A benchmark, never a test: it
 // fails only if an implementation's numbers disagree with ours.
 //
 // Environment: POSLAB_BENCH_RUNS (default 5), POSLAB_BENCH_SIZES (e.g. 128,512),
 // POSLAB_BENCH_PLAIN_MAX (largest S for plain JS, default 1024, run once there),
-// POSLAB_NATIVE_BUILD / POSLAB_WASM (default build/native, build/wasm/poslab.js).
+// POSLAB_BENCH_WARM_UP_MS (default 2000), POSLAB_NATIVE_BUILD / POSLAB_WASM
+// (default build/native, build/wasm/poslab.js), CHROMIUM (default /usr/bin/chromium).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
