@@ -59,7 +59,7 @@ async function openPage(context, url) {
 }
 
 async function downloadAndGrade(page, name) {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('.grading-download')]);
   assert.match(download.suggestedFilename(), /^position-lab-.+-\d{8}-\d{4}\.json$/);
   const file = join(dir, name);
   await download.saveAs(file);
@@ -104,10 +104,72 @@ for (const mode of ['http', 'file']) {
     assert.deepEqual(submission.exercises[0].claimed, { points: 4, max: 4 });
     assert.deepEqual([row.status, row.points, row.max, row.claimedDiffers], ['graded', r.grade.points, r.grade.max, false]);
     assert.deepEqual(row.questions, r.grade.questions);
+    assert.match(await page.locator('.grading-status').textContent(), new RegExp(`${downloadNamePattern(submission)} を保存しました`));
     assert.deepEqual(errors, []);
     await context.close();
+
+    // Another browser (a fresh profile): a bad file changes nothing, the downloaded one restores everything.
+    const other = await browser.newContext();
+    ({ page, errors } = await openPage(other, `${base}?learner=alice-${mode}`));
+    const bad = join(dir, `bad-${mode}.json`);
+    writeFileSync(bad, JSON.stringify({ hello: 'world' }));
+    await page.setInputFiles('#grading-import', bad);
+    await page.waitForFunction(() => document.querySelector('.grading-status').classList.contains('error'));
+    assert.match(await page.locator('.grading-status').textContent(), /Position Lab の提出ファイルではありません.*何も変更していません。/);
+    assert.equal((await page.evaluate(() => fixture.open())).attempts.length, 0);
+    await page.setInputFiles('#grading-import', join(dir, `alice-${mode}.json`));
+    await page.waitForSelector('body[data-changed="1"]');
+    assert.match(await page.locator('.grading-status').textContent(), /演習 1 件、新しい回答 5 件/);
+    assert.equal(await page.locator('#score').textContent(), '4 / 4', 'the core re-grades what was imported');
+
+    // Reset: asks first (a "no" changes nothing), then keeps a backup.
+    page.once('dialog', (d) => d.dismiss());
+    await page.click('.grading-reset');
+    assert.equal((await page.evaluate(() => fixture.open())).attempts.length, 5);
+    page.once('dialog', (d) => d.accept());
+    await page.click('.grading-reset');
+    await page.waitForSelector('body[data-changed="2"]');
+    assert.match(await page.locator('.grading-status').textContent(), /poslab\.attempts\.backup:\S+ に残しました/);
+    assert.equal(await page.locator('#score').textContent(), '0 / 4');
+    assert.equal((await page.evaluate(() => fixture.open())).attempts.length, 0);
+    const backups = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('poslab.attempts.backup:')).map((k) => JSON.parse(localStorage.getItem(k)).records[0].attempts.length));
+    assert.deepEqual(backups, [5]);
+    assert.deepEqual(errors, []);
+    await other.close();
   });
 }
+
+function downloadNamePattern(submission) {
+  return `position-lab-${submission.learner}-\\d{8}-\\d{4}\\.json`;
+}
+
+test('no learner id in the URL: the student types one, it is kept, and only then can answers be graded', { timeout: 60000 }, async () => {
+  const context = await browser.newContext();
+  const { page, errors } = await openPage(context, `${server.origin}/grading-lab.html`);
+  assert.equal(await page.locator('.grading-download').isDisabled(), true);
+  assert.match(await page.locator('.grading-panel, #panel').innerText(), /まず学習者 ID を入力してください/);
+  await page.fill('#grading-learner', '   ');
+  await page.click('.grading-learner button');
+  assert.equal(await page.locator('.grading-status').textContent(), '学習者 ID を入力してください。');
+  await page.fill('#grading-learner', 'gina');
+  await page.click('.grading-learner button');
+  await page.waitForSelector('body[data-changed="1"]');
+  assert.equal(await page.locator('#learner').textContent(), 'gina');
+  assert.equal(await page.locator('#score').textContent(), '0 / 4');
+  await page.evaluate(() => fixture.check('property', ['equivariance']));
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.equal(await page.locator('#learner').textContent(), 'gina', 'kept for the next visit');
+  assert.equal(await page.locator('#score').textContent(), '1 / 4');
+  assert.equal(await page.inputValue('#grading-learner'), 'gina');
+  // A course page's learner= wins, and the field is gone.
+  await page.goto(`${server.origin}/grading-lab.html?learner=lms-7&lang=en`);
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.equal(await page.locator('#grading-learner').count(), 0);
+  assert.equal(await page.locator('.grading-learner-fixed').textContent(), 'The learner id is given by the page address: lms-7');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
 
 test('two learners get different variants, and each keeps their own record', { timeout: 60000 }, async () => {
   const context = await browser.newContext();

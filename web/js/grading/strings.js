@@ -30,17 +30,24 @@ export const STRINGS = {
     en: 'Progress from an earlier version of the lab was found. It lacks what grading needs (the exercise version and seed), so it is not part of the submission; it was kept as {aside}.',
   },
   'grading.reset_confirm': {
-    ja: 'この演習の回答をすべて消して最初からやり直しますか？消した回答は控え（{key}）として残ります。',
-    en: 'Clear all answers and start over? The cleared answers are kept as a backup ({key}).',
+    ja: '回答をすべて消して最初からやり直しますか？消した回答は控えとしてこのブラウザに残ります。',
+    en: 'Clear all answers and start over? The cleared answers are kept as a backup in this browser.',
   },
   'grading.reset_done': {
     ja: '回答を消去しました。控えを {key} に残しました。',
     en: 'Answers cleared. A backup was kept as {key}.',
   },
   'grading.reset_button': { ja: '進捗をリセット', en: 'Reset progress' },
+  'grading.reset_nothing': { ja: '消す回答はありません。', en: 'There are no answers to clear.' },
+
+  // The grading panel (panel.js).
+  'grading.panel_title': { ja: '採点と提出', en: 'Grading and submission' },
+  'grading.warnings_title': { ja: '保存についてのお知らせ', en: 'About saved progress' },
 
   // Submissions.
   'grading.download_button': { ja: '提出ファイルをダウンロード', en: 'Download submission' },
+  'grading.download_done': { ja: '{name} を保存しました。このファイルを講師に提出してください。', en: 'Saved {name}. Hand this file in to your instructor.' },
+  'grading.download_failed': { ja: '提出ファイルを作れませんでした：{detail}', en: 'The submission could not be made: {detail}' },
   'grading.import_button': { ja: '提出ファイルを読み込む', en: 'Import a submission' },
   'grading.honest': {
     ja: 'このページの採点は学習のための目安です。講師は提出ファイルの回答から、同じコアで採点し直します。',
@@ -84,6 +91,13 @@ export const STRINGS = {
 
   // Learner id.
   'grading.learner_label': { ja: '学習者 ID', en: 'Learner id' },
+  'grading.learner_save': { ja: 'この ID で始める', en: 'Use this id' },
+  'grading.learner_saved': { ja: '学習者 ID を {id} にしました。', en: 'Learner id set to {id}.' },
+  'grading.learner_needed': { ja: '採点を記録するには、まず学習者 ID を入力してください。', en: 'Enter your learner id first, so that your answers can be graded.' },
+  'grading.learner_from_url': {
+    ja: '学習者 ID はページのアドレスで指定されています：{id}',
+    en: 'The learner id is given by the page address: {id}',
+  },
   'grading.learner_help': {
     ja: '講師から指定された ID（学籍番号など）を入力してください。同じ ID では毎回同じ問題の値が出ます。',
     en: 'Enter the id your instructor gave you (e.g. your student number). The same id always gets the same values.',
