@@ -147,6 +147,10 @@ test('no learner id in the URL: the student types one, it is kept, and only then
   const context = await browser.newContext();
   const { page, errors } = await openPage(context, `${server.origin}/grading-lab.html`);
   assert.equal(await page.locator('.grading-download').isDisabled(), true);
+  // The panel is labelled and operable (axe-core: no serious or critical violation).
+  await page.addScriptTag({ path: join(root, 'node_modules', 'axe-core', 'axe.min.js') });
+  const axe = await page.evaluate(async () => (await window.axe.run(document.getElementById('panel'))).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id));
+  assert.deepEqual(axe, []);
   assert.match(await page.locator('.grading-panel, #panel').innerText(), /まず学習者 ID を入力してください/);
   await page.fill('#grading-learner', '   ');
   await page.click('.grading-learner button');
