@@ -80,6 +80,8 @@ for (const mode of ['http', 'file']) {
     assert.equal(r.result.status, 'incorrect');
     r = await page.evaluate(() => fixture.check('weight', ['abc']));
     assert.equal(r.result.status, 'malformed');
+    r = await page.evaluate(() => fixture.check('weight', ['0.4']));
+    assert.equal(r.result.status, 'incorrect');
     await page.evaluate(() => fixture.draft('property', ['equivariance']));
     assert.equal(await page.locator('#score').textContent(), '0 / 4');
 
@@ -87,9 +89,9 @@ for (const mode of ['http', 'file']) {
     await page.reload();
     await page.waitForSelector('body[data-ready="true"]');
     const back = await page.evaluate(() => fixture.open());
-    assert.equal(back.attempts.length, 2);
+    assert.equal(back.attempts.length, 3);
     assert.deepEqual(back.drafts, { property: ['equivariance'] });
-    assert.deepEqual(back.hints.weight, [demo.blocks[0].hint]);
+    assert.deepEqual(back.hints.weight, [demo.blocks[0].hint], 'two wrong attempts: the file’s hint');
 
     r = await page.evaluate((w) => fixture.check('weight', [w]), rightWeight(s));
     assert.equal(r.result.status, 'correct');
@@ -100,7 +102,7 @@ for (const mode of ['http', 'file']) {
 
     const { submission, row } = await downloadAndGrade(page, `alice-${mode}.json`);
     assert.equal(submission.learner, `alice-${mode}`);
-    assert.equal(submission.exercises[0].attempts.length, 5);
+    assert.equal(submission.exercises[0].attempts.length, 6);
     assert.deepEqual(submission.exercises[0].claimed, { points: 4, max: 4 });
     assert.deepEqual([row.status, row.points, row.max, row.claimedDiffers], ['graded', r.grade.points, r.grade.max, false]);
     assert.deepEqual(row.questions, r.grade.questions);
@@ -119,13 +121,13 @@ for (const mode of ['http', 'file']) {
     assert.equal((await page.evaluate(() => fixture.open())).attempts.length, 0);
     await page.setInputFiles('#grading-import', join(dir, `alice-${mode}.json`));
     await page.waitForSelector('body[data-changed="1"]');
-    assert.match(await page.locator('.grading-status').textContent(), /演習 1 件、新しい回答 5 件/);
+    assert.match(await page.locator('.grading-status').textContent(), /演習 1 件、新しい回答 6 件/);
     assert.equal(await page.locator('#score').textContent(), '4 / 4', 'the core re-grades what was imported');
 
     // Reset: asks first (a "no" changes nothing), then keeps a backup.
     page.once('dialog', (d) => d.dismiss());
     await page.click('.grading-reset');
-    assert.equal((await page.evaluate(() => fixture.open())).attempts.length, 5);
+    assert.equal((await page.evaluate(() => fixture.open())).attempts.length, 6);
     page.once('dialog', (d) => d.accept());
     await page.click('.grading-reset');
     await page.waitForSelector('body[data-changed="2"]');
@@ -133,7 +135,7 @@ for (const mode of ['http', 'file']) {
     assert.equal(await page.locator('#score').textContent(), '0 / 4');
     assert.equal((await page.evaluate(() => fixture.open())).attempts.length, 0);
     const backups = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('poslab.attempts.backup:')).map((k) => JSON.parse(localStorage.getItem(k)).records[0].attempts.length));
-    assert.deepEqual(backups, [5]);
+    assert.deepEqual(backups, [6]);
     assert.deepEqual(errors, []);
     await other.close();
   });

@@ -63,21 +63,27 @@ test('answer, reload, answer more, download: poslab grade agrees with the page',
   clock.tick(4000);
   let r = await p.session.check(demo, 'weight', ['0.5']);
   assert.equal(r.result.status, 'incorrect');
-  assert.deepEqual([r.question.points, r.question.max, r.question.attempts, r.question.solved, r.question.hintsUnlocked], [0, 2, 1, false, 1]);
-  assert.deepEqual(r.hints, [demo.blocks[0].hint], 'the hint after one wrong attempt, as the file has it');
+  assert.deepEqual([r.question.points, r.question.max, r.question.attempts, r.question.solved], [0, 2, 1, false]);
+  // After one wrong attempt: whatever the core unlocks for one (when a hint shows is the core's rule).
+  const afterOne = lab.unlockedHints({ exercise: demo, question: 'weight', wrong: 1 });
+  assert.equal(r.question.hintsUnlocked, afterOne.length);
+  assert.deepEqual(r.hints, afterOne);
   r = await p.session.check(demo, 'weight', ['abc']);
   assert.equal(r.result.status, 'malformed');
   assert.equal(r.question, null);
   assert.equal(p.store.attempts({ learner: 'alice', id: 'grading-demo', contentHash: opened.contentHash }).length, 2, 'kept, though it costs no attempt');
+  r = await p.session.check(demo, 'weight', ['0.4']);
+  assert.deepEqual([r.question.attempts, r.question.hintsUnlocked], [2, 1]);
+  assert.deepEqual(r.hints, [demo.blocks[0].hint], 'two wrong attempts: the file’s hint');
   p.session.draft(demo, 'weight', ['0.6']);
 
   // Reload: a new page on the same storage.
   p = page(storage, 'alice', clock);
   const again = await p.session.open(demo);
   assert.equal(again.seed, opened.seed);
-  assert.equal(again.attempts.length, 2);
+  assert.equal(again.attempts.length, 3);
   assert.deepEqual(again.hints.weight, [demo.blocks[0].hint]);
-  assert.deepEqual(again.grade.questions.find((q) => q.id === 'weight').attempts, 1);
+  assert.deepEqual(again.grade.questions.find((q) => q.id === 'weight').attempts, 2);
 
   clock.tick(8500);
   r = await p.session.check(demo, 'weight', [rightWeight(s)]);
@@ -104,7 +110,7 @@ test('answer, reload, answer more, download: poslab grade agrees with the page',
 
   // Download, then the instructor's re-grade.
   const sub = await p.session.submission({ labVersion: '0.1.0', exercises: [demo] });
-  assert.deepEqual(sub.exercises.map((e) => [e.id, e.contentHash, e.seed, e.claimed, e.attempts.length]), [['grading-demo', opened.contentHash, opened.seed, { points: 4, max: 4 }, 5]]);
+  assert.deepEqual(sub.exercises.map((e) => [e.id, e.contentHash, e.seed, e.claimed, e.attempts.length]), [['grading-demo', opened.contentHash, opened.seed, { points: 4, max: 4 }, 6]]);
   assert.deepEqual(parseSubmission(submissionText(sub), { learner: 'alice' }).exercises[0].attempts, sub.exercises[0].attempts);
   assert.ok(fs.existsSync(cliPath), `poslab CLI not built at ${cliPath} (set POSLAB_CLI)`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'poslab-session-'));
