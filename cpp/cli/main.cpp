@@ -57,6 +57,7 @@ nlohmann::json forward_json(const ForwardResult& r) {
     if (r.attention.size() > 0) j["attention"] = tensor_json(r.attention);
     else j["attention"] = nullptr;
     j["output"] = tensor_json(r.output);
+    j["outputMean"] = tensor_json(r.output_mean);
     return j;
 }
 
@@ -70,7 +71,10 @@ int cmd_encoding(int argc, char** argv) {
            {});
     if (!a.has("--length") || !a.has("--d-model"))
         throw InvalidArgument("cli", "encoding needs --length S and --d-model D");
-    return print_json({{"encoding", tensor_json(encoding(read_encoding_options(FlagReader(a))))}});
+    const EncodingOptions o = read_encoding_options(FlagReader(a));
+    nlohmann::json out = {{"encoding", tensor_json(encoding(o))}};
+    if (o.scheme == PositionScheme::sinusoidal) out["wavelengths"] = tensor_json(sinusoidal_wavelengths(o.d_model, o.base));
+    return print_json(out);
 }
 
 int cmd_tokenize(int argc, char** argv) {

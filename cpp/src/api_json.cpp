@@ -158,7 +158,8 @@ json forward_result(const ForwardResult& r) {
             {"positional", matrix(r.positional)},
             {"hidden", matrix(r.hidden)},
             {"attention", r.attention.size() > 0 ? matrix(r.attention) : json(nullptr)},
-            {"output", matrix(r.output)}};
+            {"output", matrix(r.output)},
+            {"outputMean", matrix(r.output_mean)}};
 }
 
 std::vector<float> floats(const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); }
@@ -166,7 +167,10 @@ std::vector<float> floats(const std::vector<double>& v) { return std::vector<flo
 json call_forward(const json& args) { return forward_result(forward(forward_options(JsonOptions(args, "forward", kForwardKeys)))); }
 
 json call_encoding(const json& args) {
-    return {{"encoding", matrix(encoding(read_encoding_options(JsonOptions(args, "encoding", encoding_option_names()))))}};
+    const EncodingOptions o = read_encoding_options(JsonOptions(args, "encoding", encoding_option_names()));
+    json out = {{"encoding", matrix(encoding(o))}};
+    if (o.scheme == PositionScheme::sinusoidal) out["wavelengths"] = matrix(sinusoidal_wavelengths(o.d_model, o.base));
+    return out;
 }
 
 json call_tokenize(const json& args) {
@@ -233,6 +237,13 @@ json call_alibi_slopes(const json& args) {
     return alibi_slopes(JsonOptions::whole_of(args, "heads", double(kMaxDModel), "alibiSlopes"));
 }
 
+json call_alibi_bias(const json& args) {
+    JsonOptions in(args, "alibiBias", {"length", "heads"});
+    if (!in.has("length") || !in.has("heads")) throw InvalidArgument("missing_option", "alibiBias needs length and heads");
+    const std::size_t heads = in.whole("heads", 0);
+    return {{"bias", matrix(alibi_bias_table(in.whole("length", 0), heads))}, {"slopes", alibi_slopes(heads)}};
+}
+
 json call_rope_rotate(const json& args) {
     JsonOptions in(args, "ropeRotate", {"vector", "position", "base"});
     if (!in.has("vector") || !in.has("position"))
@@ -253,7 +264,8 @@ const Entry kFunctions[] = {
     {"tokenize", call_tokenize},         {"permutationCheck", call_permutation_check},
     {"attentionSteps", call_attention_steps}, {"ropeCheck", call_rope_check},
     {"shiftMatrix", call_shift_matrix},  {"similarity", call_similarity},
-    {"alibiSlopes", call_alibi_slopes},  {"ropeRotate", call_rope_rotate},
+    {"alibiSlopes", call_alibi_slopes},  {"alibiBias", call_alibi_bias},
+    {"ropeRotate", call_rope_rotate},
 };
 
 }  // namespace

@@ -136,6 +136,16 @@ AttentionSteps attention_steps(const ForwardOptions& options, ScoreScale scale) 
     return r;
 }
 
+xt::xtensor<float, 3> alibi_bias_table(std::size_t length, std::size_t heads) {
+    if (length < 1 || length > 1024)
+        throw InvalidArgument("out_of_range_option", "length must be from 1 to 1024, got " + std::to_string(length),
+                              {{"field", "length"}, {"min", "1"}, {"max", "1024"}});
+    if (heads < 1 || heads > 64)
+        throw InvalidArgument("out_of_range_option", "heads must be from 1 to 64, got " + std::to_string(heads),
+                              {{"field", "heads"}, {"min", "1"}, {"max", "64"}});
+    return alibi_biases(length, heads);
+}
+
 RopeCheck rope_relative_check(std::size_t d_head, std::size_t m, std::size_t n, std::size_t shift,
                               std::uint32_t seed, double base, const std::vector<float>& q,
                               const std::vector<float>& k) {

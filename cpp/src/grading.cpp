@@ -1,5 +1,6 @@
 #include "poslab/grading.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -46,10 +47,8 @@ std::string hex64(std::uint64_t h) {
     return buf;
 }
 
-bool is_text(const json& v) {
-    return v.is_object() && v.size() == 2 && v.contains("ja") && v.contains("en") && v["ja"].is_string() &&
-           v["en"].is_string();
-}
+// {ja, en}: a value per language (text, or e.g. a target token list).
+bool is_text(const json& v) { return v.is_object() && v.size() == 2 && v.contains("ja") && v.contains("en"); }
 
 InvalidArgument exercise_error(const std::string& what) {
     return InvalidArgument("bad_exercise", what);
@@ -125,11 +124,55 @@ AttemptResult check_numeric(const json& q, const json& answer, const json& varia
     return r;
 }
 
-AttemptResult check_choice(const json& q, const json& answer) {
+// The options "sA-B" (swap tokens A and B, 1-based) that change token T's
+// output: each swap re-run by the core, the row compared within 1e-6.
+std::set<std::string> swaps_changing(const json& q, const json& spec, const json& variant, const json& lab,
+                                     const std::string& lang) {
+    const std::size_t token = spec.at("token").get<std::size_t>();
+    json args = substitute(spec.at("args"), variant, lab, lang);
+    const json tokens = args.contains("text") ? call_json("tokenize", args["text"]) : args.at("tokens");
+    const std::size_t n = tokens.size();
+    std::set<std::string> changed;
+    for (const json& o : q.at("options")) {
+        const std::string id = o.at("id").get<std::string>();
+        std::size_t a = 0, b = 0;
+        if (std::sscanf(id.c_str(), "s%zu-%zu", &a, &b) != 2 || a < 1 || b < 1 || a > n || b > n || token > n)
+            throw InvalidArgument("page_too_few_tokens",
+                                  "option '" + id + "' swaps tokens the sentence does not have (it has " +
+                                      std::to_string(n) + ")",
+                                  {{"need", std::to_string(std::max({a, b, token}))}, {"have", std::to_string(n)}});
+        std::vector<std::size_t> perm(n);
+        for (std::size_t i = 0; i < n; ++i) perm[i] = i;
+        std::swap(perm[a - 1], perm[b - 1]);
+        json check_args = args;
+        check_args["permutation"] = perm;
+        const json r = call_json("permutationCheck", check_args);
+        // Token T's output before, against the same token's output where it now stands.
+        const std::size_t t0 = token - 1;
+        const std::size_t moved = static_cast<std::size_t>(std::find(perm.begin(), perm.end(), t0) - perm.begin());
+        const std::size_t width = r["original"]["output"]["shape"][1].get<std::size_t>();
+        for (std::size_t d = 0; d < width; ++d) {
+            const double before = r["original"]["output"]["data"][t0 * width + d].get<double>();
+            const double after = r["permuted"]["output"]["data"][moved * width + d].get<double>();
+            if (!is_close(after, before, 0.0, 1e-6)) {
+                changed.insert(id);
+                break;
+            }
+        }
+    }
+    return changed;
+}
+
+AttemptResult check_choice(const json& q, const json& answer, const json& variant, const json& lab,
+                           const std::string& lang) {
     const json& options = q.at("options");
     std::set<std::string> ids, want, got;
     for (const json& o : options) ids.insert(o.at("id").get<std::string>());
-    for (const json& a : q.at("answer")) want.insert(a.get<std::string>());
+    if (q.contains("answer_from")) {
+        want = swaps_changing(q, q["answer_from"].at("swaps_changing"), variant, lab, lang);
+    } else {
+        for (const json& a : q.at("answer")) want.insert(a.get<std::string>());
+    }
     const bool multiple = q.value("multiple", false);
     if (!answer.is_array()) return malformed("choose " + std::string(multiple ? "one or more options" : "one option"));
     for (const json& a : answer) {
@@ -152,7 +195,8 @@ AttemptResult check_choice(const json& q, const json& answer) {
     }
     // Partial credit for multiple choice: each right choice earns 1/|answer|,
     // each wrong one takes 1/|answer| away, never below 0.
-    if (multiple) r.score = std::max(0.0, (double(right_chosen) - double(wrong_chosen)) / double(want.size()));
+    if (multiple) r.score = want.empty() ? (got.empty() ? 1.0 : 0.0)
+                                         : std::max(0.0, (double(right_chosen) - double(wrong_chosen)) / double(want.size()));
     else r.score = wrong_chosen == 0 && right_chosen == 1 ? 1.0 : 0.0;
     const bool exact = parts_right == options.size();
     r.status = exact ? "correct" : r.score > 0 ? "partial" : "incorrect";
@@ -167,14 +211,26 @@ AttemptResult check_task(const json& q, const json& answer, const json& variant,
         throw exercise_error("task '" + q.value("id", "?") + "': its condition needs a core call to re-run");
     if (!answer.is_object()) return malformed("a task's answer is the lab settings it was solved with (an object)");
     json args = substitute(c.value("args", json::object()), variant, lab, lang);
-    std::set<std::string> free;
-    for (const json& k : c.value("free", json::array())) free.insert(k.get<std::string>());
+    // `free`: the options the learner sets, as a list of names or as
+    // {name: widget path} / {name: {path, min, max}} (the page reads the
+    // value at the path; the core checks the limits).
+    std::map<std::string, json> free;
+    const json free_spec = c.value("free", json::array());
+    if (free_spec.is_array())
+        for (const json& k : free_spec) free[k.get<std::string>()] = json::object();
+    else
+        for (const auto& [k, v] : free_spec.items()) free[k] = v.is_object() ? v : json::object();
     for (const auto& [key, value] : answer.items()) {
-        if (!free.count(key)) {
+        auto it = free.find(key);
+        if (it == free.end()) {
             std::string list;
-            for (const auto& f : free) list += (list.empty() ? "" : ", ") + f;
+            for (const auto& f : free) list += (list.empty() ? "" : ", ") + f.first;
             return malformed("the task cannot set '" + key + "'" + (list.empty() ? "" : "; it sets only " + list));
         }
+        if (it->second.contains("min") && !(value.is_number() && value.get<double>() >= it->second["min"].get<double>()))
+            return malformed(key + " must be at least " + it->second["min"].dump());
+        if (it->second.contains("max") && !(value.is_number() && value.get<double>() <= it->second["max"].get<double>()))
+            return malformed(key + " must be at most " + it->second["max"].dump());
         args[key] = value;
     }
     bool failed = false;
@@ -189,7 +245,7 @@ AttemptResult check_task(const json& q, const json& answer, const json& variant,
         ok = failed == c["is_error"].get<bool>();
     } else if (!failed) {
         const json& v = json_at_path(result, c.at("path").get<std::string>());
-        if (c.contains("equals")) ok = to_doubles(v) == to_doubles(c["equals"]);
+        if (c.contains("equals")) ok = to_doubles(v) == to_doubles(substitute(c["equals"], variant, lab, lang));
         else if (c.contains("gt")) ok = v.is_number() && v.get<double>() > c["gt"].get<double>();
         else if (c.contains("lt")) ok = v.is_number() && v.get<double>() < c["lt"].get<double>();
     }
@@ -285,7 +341,7 @@ json substitute(const json& args, const json& variant, const json& lab, const st
         }
         return args;
     }
-    if (is_text(args)) return args[lang == "en" ? "en" : "ja"];
+    if (is_text(args)) return substitute(args[lang == "en" ? "en" : "ja"], variant, lab, lang);
     if (args.is_array()) {
         json a = json::array();
         for (const auto& e : args) a.push_back(substitute(e, variant, lab, lang));
@@ -332,7 +388,7 @@ AttemptResult check_attempt(const json& question, const json& answer, const json
                             const std::string& lang) {
     const std::string type = question.value("type", "");
     if (type == "numeric") return check_numeric(question, answer, variant, lab, lang);
-    if (type == "choice") return check_choice(question, answer);
+    if (type == "choice") return check_choice(question, answer, variant, lab, lang);
     if (type == "task") return check_task(question, answer, variant, lab, lang);
     throw exercise_error("'" + question.value("id", "?") + "' is not a question (type '" + type + "')");
 }
@@ -342,7 +398,7 @@ std::vector<json> unlocked_hints(const json& q, int wrong) {
     if (q.contains("hints"))
         for (const json& h : q["hints"])
             if (wrong >= h.value("after", 1)) out.push_back(h.at("text"));
-    if (q.contains("hint") && wrong >= q.value("hint_after", 1)) out.push_back(q["hint"]);
+    if (q.contains("hint") && wrong >= q.value("hint_after", 2)) out.push_back(q["hint"]);
     return out;
 }
 

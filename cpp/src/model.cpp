@@ -155,6 +155,10 @@ ForwardResult forward(const ForwardOptions& o) {
     AttentionResult a = self_attention(x, cached_weights(o.weights, width, o.seed), ao);
     r.output = xt::xtensor<float, 2>({seq, width});
     std::copy(a.output.begin(), a.output.end(), r.output.begin());
+    r.output_mean = xt::zeros<float>({width});
+    for (std::size_t s = 0; s < seq; ++s)
+        for (std::size_t d = 0; d < width; ++d) r.output_mean(d) += r.output(s, d);
+    for (std::size_t d = 0; d < width; ++d) r.output_mean(d) /= static_cast<float>(seq);
     if (o.return_attention) {
         r.attention = xt::xtensor<float, 3>({o.heads, seq, seq});
         std::copy(a.weights.begin(), a.weights.end(), r.attention.begin());
@@ -180,6 +184,17 @@ xt::xtensor<float, 2> encoding(const EncodingOptions& o) {
                                       to_string(o.scheme) + "' acts inside attention instead",
                                   {{"scheme", to_string(o.scheme)}});
     }
+}
+
+xt::xtensor<float, 1> sinusoidal_wavelengths(std::size_t d_model, double base) {
+    check_range("dModel", d_model, 2, kMaxDModel);
+    if (d_model % 2 != 0)
+        throw InvalidArgument("odd_width", "dModel must be even for sinusoidal, got " + str(d_model),
+                              {{"field", "dModel"}, {"value", str(d_model)}, {"scheme", "sinusoidal"}});
+    auto w = xt::xtensor<float, 1>::from_shape({d_model / 2});
+    for (std::size_t i = 0; i < d_model / 2; ++i)
+        w(i) = static_cast<float>(6.283185307179586 * std::pow(base, 2.0 * static_cast<double>(i) / static_cast<double>(d_model)));
+    return w;
 }
 
 }  // namespace poslab

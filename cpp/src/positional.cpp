@@ -164,4 +164,14 @@ xt::xtensor<float, 2> alibi_bias(std::size_t length, double slope) {
     return bias;
 }
 
+xt::xtensor<float, 3> alibi_biases(std::size_t length, std::size_t heads) {
+    const std::vector<double> slopes = alibi_slopes(heads);
+    xt::xtensor<float, 3> out({heads, length, length});
+    for (std::size_t h = 0; h < heads; ++h) {
+        const auto b = alibi_bias(length, slopes[h]);
+        std::copy(b.begin(), b.end(), out.data() + h * length * length);
+    }
+    return out;
+}
+
 }  // namespace poslab

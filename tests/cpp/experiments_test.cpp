@@ -114,3 +114,15 @@ TEST(AttentionSteps, AgreeWithTheForwardPassForEveryScheme) {
         }
     }
 }
+
+TEST(AlibiBiasTable, EveryHeadWithItsSlope) {
+    const auto b = alibi_bias_table(4, 8);
+    ASSERT_EQ(b.shape(0), 8u);
+    for (std::size_t h = 0; h < 8; ++h) {
+        const double m = 1.0 / double(2 << h);  // 1/2 … 1/256
+        EXPECT_FLOAT_EQ(b(h, 0, 3), float(-3 * m));
+        EXPECT_FLOAT_EQ(b(h, 2, 2), 0.0f);
+    }
+    EXPECT_THROW(alibi_bias_table(0, 8), std::invalid_argument);
+    EXPECT_THROW(alibi_bias_table(4, 65), std::invalid_argument);
+}

@@ -210,3 +210,28 @@ TEST(Grading, SubstitutionAndPaths) {
     EXPECT_THROW(call_json("backward", json::object()), std::invalid_argument);
     EXPECT_THROW(call_json("forward", json::parse(R"({"text": "犬", "dmodel": 8})")), std::invalid_argument);
 }
+
+TEST(Grading, SwapsThatChangeATokenAreComputedByTheCore) {
+    // With the causal mask and no position information, token 5 of
+    // "a b c d e f g" sees a…e as a set: swapping two of a…d leaves it alone;
+    // swapping in f, or moving token 5 itself, changes it.
+    const json q = json::parse(R"({"type": "choice", "id": "swaps", "multiple": true, "prompt": {"ja": "p", "en": "p"},
+      "options": [{"id": "s1-2", "label": {"ja": "1-2", "en": "1-2"}}, {"id": "s2-4", "label": {"ja": "2-4", "en": "2-4"}},
+                  {"id": "s4-6", "label": {"ja": "4-6", "en": "4-6"}}, {"id": "s5-6", "label": {"ja": "5-6", "en": "5-6"}}],
+      "answer_from": {"swaps_changing": {"token": 5, "args": {"text": "$sentence", "pe": "none", "causal": true, "dModel": 8}}}})");
+    const json lab = {{"sentence", "a b c d e f g"}};
+    EXPECT_EQ(check_attempt(q, strings({"s4-6", "s5-6"}), json::object(), lab).status, "correct");
+    EXPECT_EQ(check_attempt(q, strings({"s1-2", "s4-6", "s5-6"}), json::object(), lab).status, "partial");
+    EXPECT_EQ(check_attempt(q, strings({"s1-2", "s2-4"}), json::object(), lab).status, "incorrect");
+    EXPECT_THROW(check_attempt(q, strings({"s1-2"}), json::object(), json{{"sentence", "a b c"}}), std::invalid_argument);
+}
+
+TEST(Grading, TaskFreeOptionsWithLimitsAndLanguageDependentTargets) {
+    const json q = json::parse(R"({"type": "task", "id": "t", "prompt": {"ja": "p", "en": "p"},
+      "condition": {"call": "forward", "args": {"pe": "none"}, "free": {"tokens": "state.order", "seed": {"path": "state.seed", "min": 1}},
+                    "path": "tokens", "equals": {"ja": ["猫", "が", "犬"], "en": ["the", "table"]}}})");
+    EXPECT_EQ(check_attempt(q, json{{"tokens", {"猫", "が", "犬"}}}, json::object(), kNoLab, "ja").status, "correct");
+    EXPECT_EQ(check_attempt(q, json{{"tokens", {"犬", "が", "猫"}}}, json::object(), kNoLab, "ja").status, "incorrect");
+    EXPECT_EQ(check_attempt(q, json{{"tokens", {"the", "table"}}}, json::object(), kNoLab, "en").status, "correct");
+    EXPECT_EQ(check_attempt(q, json{{"tokens", {"猫"}}, {"seed", 0}}, json::object(), kNoLab, "ja").status, "malformed");
+}

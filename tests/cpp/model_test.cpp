@@ -250,3 +250,26 @@ TEST(Encoding, SinusoidalAndLearnedTables) {
     o.scheme = PositionScheme::rope;
     EXPECT_TRUE(contains(error_of([&] { encoding(o); }), "acts inside attention"));
 }
+
+TEST(Forward, OutputMeanIsTheSentenceVector) {
+    const auto r = forward(text_options("犬が猫を追いかけた", PositionScheme::none));
+    ASSERT_EQ(r.output_mean.size(), 8u);
+    for (std::size_t d = 0; d < 8; ++d) {
+        double sum = 0;
+        for (std::size_t s = 0; s < 6; ++s) sum += r.output(s, d);
+        EXPECT_NEAR(r.output_mean(d), sum / 6, 1e-6);
+    }
+    // Reordered without position information: the same sentence vector.
+    ForwardOptions o = text_options("猫が犬を追いかけた");
+    const auto swapped = forward(o);
+    for (std::size_t d = 0; d < 8; ++d) EXPECT_NEAR(swapped.output_mean(d), r.output_mean(d), 1e-5);
+}
+
+TEST(Encoding, WavelengthsOfTheSinusoidalPairs) {
+    const auto w = sinusoidal_wavelengths(8);
+    ASSERT_EQ(w.size(), 4u);
+    EXPECT_NEAR(w(0), 2 * M_PI, 1e-5);                        // pair 0 turns once every 2π positions
+    EXPECT_NEAR(w(3), 2 * M_PI * std::pow(10000.0, 0.75), 1);  // the slowest pair: 2π·10000^{6/8}
+    EXPECT_NEAR(w(1), 2 * M_PI * 10, 1e-4);                   // 2π·10000^{2/8} = 2π·10
+    EXPECT_THROW(sinusoidal_wavelengths(7), std::invalid_argument);
+}

@@ -44,7 +44,7 @@ test('forward gives the CLI\'s numbers for a spread of options', () => {
     assert.equal(want.status, 0, `CLI failed for ${JSON.stringify(o)}: ${want.stderr}`);
     const got = lab.forward(o);
     assert.deepEqual(got.tokens, want.json.tokens);
-    for (const field of ['input', 'positional', 'hidden', 'attention', 'output']) {
+    for (const field of ['input', 'positional', 'hidden', 'attention', 'output', 'outputMean']) {
       const w = flatten(want.json[field]);
       assert.equal(got[field].data.length, w.length, `${field} size for ${JSON.stringify(o)}`);
       const d = maxAbsDiff(got[field].data, w);
@@ -99,6 +99,12 @@ test('encoding, tokenize and the experiments agree with the CLI and the formulas
   assert.ok(Math.abs(sim.data[0] - 4) < 1e-5);
 
   assert.deepEqual(lab.alibiSlopes(8), [1 / 2, 1 / 4, 1 / 8, 1 / 16, 1 / 32, 1 / 64, 1 / 128, 1 / 256]);
+  const bias = lab.alibiBias({ length: 3, heads: 2 });
+  assert.deepEqual(bias.bias.shape, [2, 3, 3]);
+  assert.ok(maxAbsDiff(bias.bias.data.slice(0, 3), [0, -1 / 16, -2 / 16]) === 0);
+  assert.deepEqual(bias.slopes, [1 / 16, 1 / 256]);
+  const wl = lab.encoding({ length: 1, dModel: 4 }).wavelengths;
+  assert.ok(maxAbsDiff(wl.data, [2 * Math.PI, 200 * Math.PI]) < 1e-3);
   const rotated = lab.ropeRotate({ vector: [1, 0], position: 2 });
   assert.ok(maxAbsDiff(rotated, [Math.cos(2), Math.sin(2)]) < 1e-6);
 });

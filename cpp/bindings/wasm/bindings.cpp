@@ -24,6 +24,7 @@ val forward_result(const ForwardResult& r) {
     out.set("hidden", matrix(r.hidden));
     out.set("attention", r.attention.size() > 0 ? matrix(r.attention) : val::null());
     out.set("output", matrix(r.output));
+    out.set("outputMean", matrix(r.output_mean));
     return out;
 }
 
@@ -41,8 +42,10 @@ val tokenize_js(val text) {
 
 val encoding_js(val options) {
     return guarded([&] {
+        const EncodingOptions o = read_encoding_options(Options(options, "encoding", encoding_option_names()));
         val out = val::object();
-        out.set("encoding", matrix(encoding(read_encoding_options(Options(options, "encoding", encoding_option_names())))));
+        out.set("encoding", matrix(encoding(o)));
+        if (o.scheme == PositionScheme::sinusoidal) out.set("wavelengths", matrix(sinusoidal_wavelengths(o.d_model, o.base)));
         return out;
     });
 }
@@ -137,6 +140,20 @@ val alibi_slopes_js(val heads) {
     });
 }
 
+val alibi_bias_js(val options) {
+    return guarded([&] {
+        Options in(options, "alibiBias", {"length", "heads"});
+        if (!in.has("length") || !in.has("heads")) throw InvalidArgument("missing_option", "alibiBias needs length and heads");
+        val out = val::object();
+        const std::size_t heads = in.whole("heads", 0);
+        out.set("bias", matrix(alibi_bias_table(in.whole("length", 0), heads)));
+        val slopes = val::array();
+        for (double m : alibi_slopes(heads)) slopes.call<void>("push", m);
+        out.set("slopes", slopes);
+        return out;
+    });
+}
+
 val rope_rotate_js(val options) {
     return guarded([&] {
         Options in(options, "ropeRotate", {"vector", "position", "base"});
@@ -172,6 +189,7 @@ EMSCRIPTEN_BINDINGS(poslab) {
     emscripten::function("raw_shiftMatrix", &shift_matrix_js);
     emscripten::function("raw_similarity", &similarity_js);
     emscripten::function("raw_alibiSlopes", &alibi_slopes_js);
+    emscripten::function("raw_alibiBias", &alibi_bias_js);
     emscripten::function("raw_ropeRotate", &rope_rotate_js);
     emscripten::function("raw_limits", &limits_js);
     emscripten::constant("version", std::string(POSLAB_VERSION));

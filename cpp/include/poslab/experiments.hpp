@@ -36,6 +36,10 @@ struct AttentionSteps {
 // S is limited to 256 here: these are for looking at, not for speed.
 AttentionSteps attention_steps(const ForwardOptions& options, ScoreScale scale = ScoreScale::sqrt_dk);
 
+// [heads, length, length]: each head's ALiBi bias -m_h·|i-j|, for display
+// (length 1…1024, heads 1…64).
+xt::xtensor<float, 3> alibi_bias_table(std::size_t length, std::size_t heads);
+
 struct RopeCheck {
     double score = 0.0;          // ⟨R_m q, R_n k⟩
     double shifted_score = 0.0;  // ⟨R_{m+k} q, R_{n+k} k⟩

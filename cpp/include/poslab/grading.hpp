@@ -64,8 +64,10 @@ struct AttemptResult {
 };
 
 // One attempt at one question. answer: numeric → array of strings as typed;
-// choice → array of option ids; task → the lab options the student set (an
-// object), merged over the task's fixed args and re-run.
+// choice → array of option ids (the right ones from `answer`, or computed by
+// the core: `answer_from: {swaps_changing: {token, args}}` — the options
+// "sA-B" whose swap changes token T's output); task → the options the student
+// set (an object), merged over the task's fixed args and re-run.
 AttemptResult check_attempt(const json& question, const json& answer, const json& variant, const json& lab,
                             const std::string& lang = "ja");
 
@@ -95,7 +97,7 @@ QuestionGrade grade_question(const json& question, const std::vector<Attempt>& a
 json grade_exercise(const json& exercise, std::uint32_t seed, const json& attempts);
 
 // Hints visible after `wrong` wrong attempts: `hints: [{after, text}]`, or the
-// single `hint` (after 1).
+// single `hint` (after `hint_after`, default 2).
 std::vector<json> unlocked_hints(const json& question, int wrong);
 
 }  // namespace poslab::grading

@@ -45,6 +45,7 @@ struct ForwardResult {
     xt::xtensor<float, 2> hidden;      // [S, D'] what attention sees: input + positional, or [input | positional]
     xt::xtensor<float, 3> attention;   // [H, S, S] (empty when return_attention is false)
     xt::xtensor<float, 2> output;      // [S, D']
+    xt::xtensor<float, 1> output_mean; // [D'] mean of the output rows: the sentence vector
 };
 
 // Throws std::invalid_argument / std::out_of_range with a message saying what
@@ -63,5 +64,8 @@ struct EncodingOptions {
 };
 // [length, d_model]: rows position_offset … position_offset+length-1.
 xt::xtensor<float, 2> encoding(const EncodingOptions& options);
+
+// [d_model / 2]: the wavelength 2π·base^{2i/D} of each (sin, cos) pair, in positions.
+xt::xtensor<float, 1> sinusoidal_wavelengths(std::size_t d_model, double base = kDefaultBase);
 
 }  // namespace poslab

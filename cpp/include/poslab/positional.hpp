@@ -52,5 +52,7 @@ std::vector<double> alibi_slopes(std::size_t heads);
 
 // [length, length]: -slope·|i-j|.
 xt::xtensor<float, 2> alibi_bias(std::size_t length, double slope);
+// [heads, length, length]: every head's bias, with alibi_slopes(heads).
+xt::xtensor<float, 3> alibi_biases(std::size_t length, std::size_t heads);
 
 }  // namespace poslab
