@@ -11,6 +11,7 @@ export function useLab(lab: PositionLab): number {
   const check = lab.permutationCheck({ tokens: ['猫', 'が', '犬'], permutation: [2, 1, 0] });
   const enc = lab.encoding({ scheme: 'learned', length: 4, dModel: 768, positionOffset: 1020 });
   const rope = lab.ropeCheck({ m: 3, n: 1, shift: 10 });
+  const mean: number = r.outputMean.data[0] + lab.alibiBias({ length: 4, heads: 8 }).slopes[0] + (enc.wavelengths?.data[0] ?? 0);
   const grade: AttemptResult = lab.checkAttempt({ exercise: {}, question: 'q', answer: ['0.670'] });
   const run = new lab.ExtrapolationRun({ scheme: 'rope', steps: 10 });
   const progress = run.step(5);
@@ -22,5 +23,5 @@ export function useLab(lab: PositionLab): number {
     if (err.code === 'empty_text') return err.params['limit'] === undefined ? 0 : 1;
   }
   return first + heads + steps.weights.data[0] + check.maxAbsDiff + enc.encoding.shape[1] + rope.diff +
-    grade.score + progress.loss.length + lab.limits.maxTokens + lab.wasmMemoryBytes();
+    grade.score + mean + progress.loss.length + lab.limits.maxTokens + lab.wasmMemoryBytes();
 }

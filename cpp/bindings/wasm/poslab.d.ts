@@ -74,6 +74,8 @@ export interface ForwardResult {
   attention: Matrix | null;
   /** [S, D'] attention output. */
   output: Matrix;
+  /** [D'] the mean of the output rows: the sentence vector. */
+  outputMean: Matrix;
 }
 
 export interface EncodingOptions {
@@ -208,7 +210,8 @@ export interface PositionLab extends PositionLabTraining, PositionLabBench {
   readonly limits: Limits;
   tokenize(text: string): string[];
   forward(options: ForwardOptions): ForwardResult;
-  encoding(options: EncodingOptions): { encoding: Matrix };
+  /** `wavelengths` ([D/2], 2π·base^{2i/D} positions per pair) for sinusoidal. */
+  encoding(options: EncodingOptions): { encoding: Matrix; wavelengths?: Matrix };
   permutationCheck(options: PermutationCheckOptions): PermutationCheckResult;
   attentionSteps(options: AttentionStepsOptions): AttentionStepsResult;
   ropeCheck(options: RopeCheckOptions): RopeCheckResult;
@@ -217,6 +220,8 @@ export interface PositionLab extends PositionLabTraining, PositionLabBench {
   /** [S, S] similarity of positions under a scheme (see experiments.hpp). */
   similarity(options: SimilarityOptions): { similarity: Matrix };
   alibiSlopes(heads: number): number[];
+  /** Every head's bias −m_h·|i−j|: [H, S, S] (length 1…1024, heads 1…64). */
+  alibiBias(options: { length: number; heads: number }): { bias: Matrix; slopes: number[] };
   /** Any function above by name, over plain JSON (matrices' data as number arrays). */
   callCore(options: { call: string; args?: unknown }): unknown;
   contentHash(options: { exercise: Exercise }): string;
