@@ -2,6 +2,7 @@
 // Writes the static site into dist/ (scripts/build.sh has already copied
 // dist/poslab.js and dist/poslab.d.ts there):
 //   index.html, app.js (the page, IIFE), worker.js (the Web Worker, IIFE),
+//   train-worker.js (the training Web Worker of "train short, test long", IIFE),
 //   style.css, katex/ (CSS + fonts, local).
 // The exercises (exercises/*.yaml) are validated against
 // exercises/exercise.schema.json and embedded in app.js, so the page needs no
@@ -70,6 +71,11 @@ try {
     ...common,
     entryPoints: [join(web, 'js', 'worker.js')],
     outfile: join(dist, 'worker.js'),
+  });
+  await build({
+    ...common,
+    entryPoints: [join(web, 'js', 'train-worker.js')],
+    outfile: join(dist, 'train-worker.js'),
   });
 } catch (e) {
   fail(`esbuild: ${e.message}`);

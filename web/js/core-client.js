@@ -78,12 +78,15 @@ export async function createCore() {
       throw new CoreError(errorRecord(e));
     }
   };
-  return makeCore('main', { version: lab.version, limits: lab.limits }, request);
+  return makeCore('main', { version: lab.version, limits: lab.limits }, request, lab);
 }
 
-function makeCore(mode, info, request) {
+// lab: the module itself when it runs on the main thread (the training
+// fallback in trainer.js reuses it rather than loading a second copy).
+function makeCore(mode, info, request, lab = null) {
   return {
     mode,
+    lab,
     version: info.version,
     limits: info.limits,
     call: (method, args, select) => request({ method, args, select }),

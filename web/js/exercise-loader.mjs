@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { validate } from './schema-check.mjs';
 
-const WIDGETS = new Set(['tokens', 'outputs', 'attention', 'vectors', 'pe-table', 'pe-rows', 'combine', 'swaps', 'wall', 'rope', 'alibi', 'compare']);
+const WIDGETS = new Set(['tokens', 'outputs', 'attention', 'vectors', 'pe-table', 'pe-rows', 'combine', 'swaps', 'wall', 'rope', 'alibi', 'compare', 'extrapolate']);
 const QUESTIONS = new Set(['numeric', 'choice', 'task']);
 
 export function isWidget(block) {
@@ -64,6 +64,9 @@ export function crossCheck(ex) {
       b.swaps.forEach(([a, c], j) => {
         if (a === c) problems.push(`${at}.swaps[${j}]: a swap needs two different positions, got [${a}, ${c}]`);
       });
+    }
+    if (b.type === 'extrapolate' && b.prediction && typeOfId(b.prediction) !== 'choice') {
+      problems.push(`${at}.prediction: "${b.prediction}" is not the id of a choice question in this file`);
     }
     if (b.type === 'vectors' && b.labels.length !== b.vectors.length) {
       problems.push(`${at}.labels: ${b.labels.length} labels for ${b.vectors.length} vectors`);

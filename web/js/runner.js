@@ -18,8 +18,9 @@ import { mount as wall } from './widgets/wall.js';
 import { mount as rope } from './widgets/rope.js';
 import { mount as alibi } from './widgets/alibi.js';
 import { mount as compare } from './widgets/compare.js';
+import { mount as extrapolate } from './widgets/extrapolate.js';
 
-const WIDGETS = { tokens, outputs, attention, vectors, 'pe-table': peTable, 'pe-rows': peRows, combine, swaps, wall, rope, alibi, compare };
+const WIDGETS = { tokens, outputs, attention, vectors, 'pe-table': peTable, 'pe-rows': peRows, combine, swaps, wall, rope, alibi, compare, extrapolate };
 const SCHEMES = ['none', 'sinusoidal', 'learned', 'rope', 'alibi'];
 
 // The lab's settings: the exercise's defaults, overridden by the URL.

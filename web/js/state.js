@@ -6,6 +6,9 @@
 // differ from the exercise's defaults are written, so links stay short.
 
 const NUMBER_KEYS = ['d', 'seed', 'heads', 'pos', 'm', 'n', 'k'];
+// Kept as typed, so that the widget can say what is wrong with a bad value
+// (the training widget's schemes=learned,none&seeds=1,2&steps=100).
+const TEXT_KEYS = ['schemes', 'seeds', 'steps'];
 
 export function readState(loc = window.location) {
   const state = {};
@@ -14,6 +17,7 @@ export function readState(loc = window.location) {
   for (const params of [query, hash]) {
     for (const [key, value] of params) {
       if (key === 'ex' || key === 'lang' || key === 's' || key === 'pe' || key === 'combine') state[key] = value;
+      else if (TEXT_KEYS.includes(key)) state[key] = value;
       else if (key === 'mask') state.mask = value === '1' || value === 'true';
       else if (key === 'hide') state.hide = value.split(',').filter(Boolean);
       else if (key === 'order') state.order = value.split(',').filter((x) => x !== '').map(Number);
@@ -34,6 +38,7 @@ export function hashOf(state) {
   for (const key of ['pe', 'combine']) if (state[key] !== undefined) params.set(key, state[key]);
   if (state.mask !== undefined) params.set('mask', state.mask ? '1' : '0');
   for (const key of NUMBER_KEYS) if (state[key] !== undefined) params.set(key, String(state[key]));
+  for (const key of TEXT_KEYS) if (state[key] !== undefined) params.set(key, state[key]);
   if (state.order && state.order.length) params.set('order', state.order.join(','));
   if (state.hide && state.hide.length) params.set('hide', state.hide.join(','));
   const s = params.toString();

@@ -15,7 +15,8 @@ function s(tag, attrs) {
 
 let counter = 0;
 
-// series: [{ label, xs, ys }]; opts: { caption, xLabel, yLabel, xMin, xMax, yMin, yMax, cursor, wall, sampleEvery }
+// series: [{ label, xs, ys }]; opts: { caption, xLabel, yLabel, xMin, xMax, yMin, yMax, cursor, wall, sampleEvery,
+//   xTicks: [x…] (default: the ends and the middle), shade: { from, to, label } (a band, e.g. the lengths a model was trained on) }
 export function lineplot(series, opts = {}) {
   const id = `lp${++counter}`;
   const W = 560;
@@ -36,7 +37,7 @@ export function lineplot(series, opts = {}) {
     tx.textContent = fmt(yv, 2);
     svg.append(tx);
   }
-  for (const xv of [xMin, Math.round((xMin + xMax) / 2), xMax]) {
+  for (const xv of opts.xTicks ?? [xMin, Math.round((xMin + xMax) / 2), xMax]) {
     const tx = s('text', { x: X(xv), y: H - pad.b + 15, class: 'lp-tick', 'text-anchor': 'middle' });
     tx.textContent = String(xv);
     svg.append(tx);
@@ -50,6 +51,14 @@ export function lineplot(series, opts = {}) {
     svg.append(s('rect', { x: X(opts.wall), y: pad.t, width: Math.max(0, X(xMax) - X(opts.wall)), height: H - pad.t - pad.b, class: 'lp-wall' }));
     const tx = s('text', { x: X(opts.wall) + 4, y: pad.t + 14, class: 'lp-wall-label' });
     tx.textContent = opts.wallLabel ?? '';
+    svg.append(tx);
+  }
+  if (opts.shade) {
+    const x0 = X(Math.max(xMin, opts.shade.from));
+    const x1 = X(Math.min(xMax, opts.shade.to));
+    svg.append(s('rect', { x: x0, y: pad.t, width: Math.max(0, x1 - x0), height: H - pad.t - pad.b, class: 'lp-shade' }));
+    const tx = s('text', { x: x0 + 4, y: H - pad.b - 6, class: 'lp-shade-label' });
+    tx.textContent = opts.shade.label ?? '';
     svg.append(tx);
   }
   series.forEach((q, i) => {

@@ -1,0 +1,235 @@
+// "Train short, test long" in Chromium: training at reduced steps over http
+// (a Web Worker) and from file:// (the main thread), the progress bar and
+// the plots, the numbers shown against the same ExtrapolationRun run in
+// Node, Cancel, a click handled while training, bad input and a core error
+// in place. POSLAB_FULL_RUN=1 also runs the default experiment (5 schemes ×
+// 3 seeds × 400 steps) once over http and records its time and table in
+// test-artifacts/extrapolate-full.json.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { startLab, openPage, urlFor, gotoReady, artifacts } from './helpers.mjs';
+import { loadLab } from '../wasm/helpers.mjs';
+
+const W = '[data-widget="train"]';
+let lab;
+let core;
+before(async () => {
+  lab = await startLab();
+  core = await loadLab();
+});
+after(async () => {
+  await lab?.close();
+});
+
+// The same experiment in Node: one ExtrapolationRun per scheme and seed.
+function nodeRun(scheme, seed, steps) {
+  const run = new core.ExtrapolationRun({ scheme, seed, steps });
+  try {
+    const losses = [];
+    while (!run.done()) losses.push(...run.step(7).loss);
+    const ev = run.evaluate();
+    return { losses, exactMatch: Array.from(ev.exactMatch), solvedUpTo: ev.solvedUpTo, meanExtrapolated: ev.meanExtrapolated };
+  } finally {
+    run.delete();
+  }
+}
+
+const three = (x) => Number(x.toFixed(3));
+
+async function resultRows(page) {
+  return page.locator(`${W} table.extrap-table tbody tr`).evaluateAll((trs) =>
+    trs.map((tr) => ({
+      scheme: tr.dataset.scheme,
+      seed: Number(tr.dataset.seed),
+      solved: Number(tr.querySelector('.solved').dataset.value),
+      mean: Number(tr.querySelector('.mean-extrapolated').dataset.value),
+      meanShown: tr.querySelector('.mean-extrapolated').textContent,
+    })),
+  );
+}
+
+// The exact-match plot's data table: one row per n, one column per scheme.
+async function exactMatchTable(page) {
+  return page.locator(`${W} .em-plot table.data-table`).evaluate((t) => [...t.querySelectorAll('tbody tr')].map((tr) => [Number(tr.querySelector('th').textContent), ...[...tr.querySelectorAll('td')].map((td) => Number(td.textContent))]));
+}
+
+for (const mode of ['http', 'file']) {
+  test(`${mode}: train 2 schemes × 1 seed × 100 steps; progress, live loss, plot and table equal the core in Node`, { timeout: 60000 }, async () => {
+    const { page, context, problems } = await openPage(lab, mode);
+    await gotoReady(page, urlFor(lab, mode, { ex: 'train-short-test-long', extra: '&schemes=learned,none&seeds=1&steps=100' }));
+    assert.equal(await page.getAttribute('body', 'data-core'), mode === 'http' ? 'worker' : 'main');
+    // The URL set the form.
+    const checked = await page.locator(`${W} .extrap-schemes input`).evaluateAll((bs) => bs.filter((b) => b.checked).map((b) => b.value));
+    assert.deepEqual(checked, ['learned', 'none']);
+    assert.equal(await page.inputValue('#train-seeds'), '1');
+    assert.equal(await page.inputValue('#train-steps'), '100');
+    assert.equal(await page.locator(`${W} .extrap-msg`).textContent(), '');
+
+    await page.click(`${W} .train-button`);
+    const bar = page.locator(`${W} [role="progressbar"]`);
+    await page.waitForFunction((w) => Number(document.querySelector(`${w} [role="progressbar"]`)?.getAttribute('aria-valuenow')) > 0, W);
+    assert.equal(await page.locator(`${W} .train-button`).isDisabled(), true, 'Train is off while training');
+    assert.match(await page.locator(`${W} .progress-text`).textContent(), /学習型（learned）（シード 1）: ステップ \d+ \/ 100/);
+    assert.match(await page.locator(`${W} .extrap-outcome`).textContent(), mode === 'http' ? /Web Worker/ : /メインスレッド/);
+    await page.waitForSelector(`${W} .loss-plot svg polyline`);
+    await page.screenshot({ path: join(artifacts, `${mode}-extrapolate-training.png`), fullPage: true });
+
+    await page.waitForSelector(`${W}[data-status="done"]`, { timeout: 45000 });
+    assert.equal(await bar.getAttribute('aria-valuenow'), '100');
+    assert.match(await page.locator(`${W} .extrap-outcome`).textContent(), /2 回の学習とテストが終わりました（[\d.]+ 秒/);
+
+    // The numbers shown are the core's for the same options, run in Node.
+    const want = { learned: nodeRun('learned', 1, 100), none: nodeRun('none', 1, 100) };
+    const rows = await resultRows(page);
+    assert.deepEqual(rows.map((r) => [r.scheme, r.seed]), [['learned', 1], ['none', 1]]);
+    for (const r of rows) {
+      assert.equal(r.solved, want[r.scheme].solvedUpTo, `${r.scheme}: largest n solved`);
+      assert.equal(r.mean, want[r.scheme].meanExtrapolated, `${r.scheme}: mean exact match over 17…48`);
+      assert.equal(r.meanShown, want[r.scheme].meanExtrapolated.toFixed(3));
+    }
+    // The plot: exact match for every n = 1…48 (one seed, so the values themselves).
+    const em = await exactMatchTable(page);
+    assert.deepEqual(em, Array.from({ length: 48 }, (_, i) => [i + 1, want.learned.exactMatch[i], want.none.exactMatch[i]]));
+    assert.equal(await page.locator(`${W} .em-plot .lp-shade`).count(), 1, 'the trained range is shaded');
+    assert.match(await page.locator(`${W} .em-plot .lp-shade-label`).textContent(), /n ≤ 16/);
+    // The loss curve of seed 1: its table samples every 5th step (100 steps / 24 rows, rounded up).
+    const loss = await page.locator(`${W} .loss-plot[data-seed="1"] table.data-table`).evaluate((t) => [...t.querySelectorAll('tbody tr')].map((tr) => [Number(tr.querySelector('th').textContent), ...[...tr.querySelectorAll('td')].map((td) => Number(td.textContent))]));
+    assert.equal(loss.length, 20);
+    for (const [step, l, n] of loss) assert.deepEqual([l, n], [three(want.learned.losses[step - 1]), three(want.none.losses[step - 1])], `loss at step ${step}`);
+    // The summary names what this run produced, then what the literature expects.
+    const summary = await page.locator(`${W} .extrap-summary`).innerText();
+    assert.match(summary, /この実行で最初に失敗した方式: /);
+    assert.match(summary, /文献の予想/);
+    await page.screenshot({ path: join(artifacts, `${mode}-extrapolate-done.png`), fullPage: true });
+    assert.deepEqual(problems.console, [], 'console errors');
+    assert.deepEqual(problems.offOrigin, []);
+    await context.close();
+  });
+
+  test(`${mode}: the page answers clicks while training; Cancel stops the run, the progress stops advancing and the page says so`, { timeout: 60000 }, async () => {
+    const { page, context, problems } = await openPage(lab, mode);
+    await gotoReady(page, urlFor(lab, mode, { ex: 'train-short-test-long', extra: '&seeds=1', lang: 'en' }));
+    await page.click(`${W} .train-button`);
+    await page.waitForFunction((w) => Number(document.querySelector(`${w} [role="progressbar"]`)?.dataset.stepsDone) >= 20, W);
+    // Responsive: the prediction question answers clicks while training goes on.
+    await page.locator('#predict-learned-first-nope-furthest').click({ timeout: 2000 });
+    assert.equal(await page.locator('#predict-learned-first-nope-furthest').isChecked(), true);
+    await page.locator('[data-question="predict"] button[type="submit"]').click({ timeout: 2000 });
+    await page.waitForSelector('[data-question="predict"] .feedback.correct', { timeout: 2000 });
+    assert.equal(await page.getAttribute(W, 'data-status'), 'running', 'the clicks were handled during training');
+    await page.screenshot({ path: join(artifacts, `${mode}-extrapolate-training-en.png`), fullPage: true });
+    await page.click(`${W} .cancel-button`);
+    await page.waitForSelector(`${W}[data-status="cancelled"]`, { timeout: 5000 });
+    const stepsAt = await page.getAttribute(`${W} [role="progressbar"]`, 'data-steps-done');
+    assert.ok(Number(stepsAt) < 5 * 400, 'stopped before the end');
+    await page.waitForTimeout(1000);
+    assert.equal(await page.getAttribute(`${W} [role="progressbar"]`, 'data-steps-done'), stepsAt, 'no progress after the cancel');
+    assert.match(await page.locator(`${W} .extrap-outcome`).textContent(), /^Cancelled \(Learned, seed 1, at step \d+ of 400; run 1 of 5\)\.$/);
+    assert.equal(await page.locator(`${W} .extrap-table`).count(), 0, 'nothing evaluated');
+    assert.equal(await page.locator(`${W} .train-button`).isDisabled(), false);
+    assert.equal(await page.locator(`${W} .cancel-button`).isDisabled(), true);
+    await page.screenshot({ path: join(artifacts, `${mode}-extrapolate-cancelled.png`), fullPage: true });
+    // A new run starts cleanly after a cancel.
+    await page.click(`${W} .train-button`);
+    await page.waitForFunction((w) => Number(document.querySelector(`${w} [role="progressbar"]`)?.dataset.stepsDone) > 0, W);
+    await page.click(`${W} .cancel-button`);
+    await page.waitForSelector(`${W}[data-status="cancelled"]`, { timeout: 5000 });
+    assert.deepEqual(problems.console, [], 'console errors');
+    await context.close();
+  });
+}
+
+test('bad input is explained in place; the URL keeps only valid settings; a core error is shown in place', { timeout: 60000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http');
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'train-short-test-long', lang: 'en' }));
+  const msg = page.locator(`${W} .extrap-msg`);
+  const train = () => page.click(`${W} .train-button`);
+  for (const s of ['learned', 'sinusoidal', 'rope', 'alibi', 'none']) await page.uncheck(`#train-scheme-${s}`);
+  await train();
+  assert.equal(await msg.textContent(), 'Choose at least one position encoding scheme.');
+  assert.equal(await page.getAttribute(W, 'data-status'), null, 'nothing started');
+  await page.check('#train-scheme-rope');
+  await page.check('#train-scheme-alibi');
+  await page.waitForFunction(() => location.hash.includes('schemes=rope%2Calibi') || location.hash.includes('schemes=rope,alibi'));
+  await page.fill('#train-seeds', '1, x');
+  await train();
+  assert.equal(await msg.textContent(), 'Seed "x" is not a whole number 0 or more (e.g. 1, 2, 3).');
+  await page.fill('#train-seeds', '2, 2');
+  await train();
+  assert.equal(await msg.textContent(), 'Seed 2 is listed twice; list each seed once.');
+  await page.fill('#train-seeds', '１，２'); // full-width digits and comma are read as 1, 2
+  await page.fill('#train-steps', '0');
+  await train();
+  assert.equal(await msg.textContent(), 'Training steps must be from 1 to 2000 (it is 0).');
+  await page.fill('#train-steps', '5000');
+  await train();
+  assert.equal(await msg.textContent(), 'Training steps must be from 1 to 2000 (it is 5000).');
+  await page.fill('#train-steps', '2.5');
+  await page.dispatchEvent('#train-steps', 'change');
+  assert.equal(await msg.textContent(), 'Training steps "2.5" is not a whole number; enter one from 1 to 2000.');
+  await page.fill('#train-steps', '30');
+  await page.dispatchEvent('#train-steps', 'change');
+  assert.equal(await msg.textContent(), '');
+  await page.waitForFunction(() => /seeds=1%2C2|seeds=1,2/.test(location.hash) && location.hash.includes('steps=30'));
+  assert.doesNotMatch(page.url(), /steps=5000|seeds=2%2C2/);
+
+  // A seed the core does not accept: its own message, in place, before any training.
+  let coreMessage = '';
+  try {
+    new core.ExtrapolationRun({ seed: 4294967296 });
+  } catch (e) {
+    coreMessage = e.message;
+  }
+  assert.match(coreMessage, /seed must be an integer from 0 to 4294967295/);
+  await page.fill('#train-seeds', '1, 4294967296');
+  await train();
+  await page.waitForSelector(`${W}[data-status="error"] .core-error`);
+  assert.equal(await page.locator(`${W} .core-error code`).innerText(), coreMessage);
+  assert.equal(await page.getAttribute(`${W} [role="progressbar"]`, 'data-steps-done'), '0', 'no step was trained');
+  assert.equal(await page.locator(`${W} .train-button`).isDisabled(), false);
+  await page.screenshot({ path: join(artifacts, 'http-en-extrapolate-errors.png'), fullPage: true });
+
+  // A link with an unknown scheme says so and keeps the known ones.
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'train-short-test-long', lang: 'en', extra: '&schemes=rope,fourier&seeds=3&steps=abc' }));
+  assert.match(await msg.textContent(), /unknown scheme "fourier"; the schemes are learned, sinusoidal, rope, alibi, none/);
+  assert.match(await msg.textContent(), /Training steps "abc" is not a whole number/);
+  assert.deepEqual(await page.locator(`${W} .extrap-schemes input`).evaluateAll((bs) => bs.filter((b) => b.checked).map((b) => b.value)), ['rope']);
+  assert.deepEqual(problems.console, [], 'console errors');
+  await context.close();
+});
+
+test('the step numbers and links still work with the exercise after the 1024 wall', { timeout: 30000 }, async () => {
+  const { page, context } = await openPage(lab, 'http');
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'train-short-test-long' }));
+  assert.equal(await page.locator('.crumb').textContent(), '演習 7 / 10');
+  assert.equal(await page.locator('.steps-nav a[aria-current="page"] .n').textContent(), '7');
+  assert.match(await page.locator('.pager .prev').getAttribute('href'), /ex=wall-1024/);
+  assert.match(await page.locator('.pager .next').getAttribute('href'), /ex=rope/);
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'rope' }));
+  assert.equal(await page.locator('.crumb').textContent(), '演習 8 / 10');
+  await context.close();
+});
+
+test('full default run (POSLAB_FULL_RUN=1): 5 schemes × 3 seeds × 400 steps over http', { skip: !process.env.POSLAB_FULL_RUN, timeout: 600000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http');
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'train-short-test-long', lang: 'en' }));
+  const load = [loadavg()[0]];
+  const started = Date.now();
+  await page.click(`${W} .train-button`);
+  await page.waitForSelector(`${W}[data-status="done"]`, { timeout: 590000 });
+  const wallSeconds = (Date.now() - started) / 1000;
+  const pageSeconds = Number((await page.locator(`${W} .extrap-outcome`).textContent()).match(/\(([\d.]+) s/)[1]);
+  const rows = await resultRows(page);
+  load.push(loadavg()[0]);
+  const mode = (await page.locator(`${W} .extrap-outcome`).textContent()).includes('Web Worker') ? 'worker' : 'main';
+  writeFileSync(join(artifacts, 'extrapolate-full.json'), JSON.stringify({ wallSeconds, pageSeconds, mode, loadAverage1min: load, rows }, null, 1));
+  console.log(`full run: ${pageSeconds} s in the page (${mode}; ${wallSeconds.toFixed(1)} s from the click; 1-min load average ${load.map((x) => x.toFixed(2)).join(' → ')})`);
+  for (const r of rows) console.log(`${r.scheme.padEnd(11)} seed ${r.seed}: largest n solved ${String(r.solved).padStart(2)}, mean exact match 17…48 ${r.meanShown}`);
+  assert.equal(rows.length, 15);
+  await page.screenshot({ path: join(artifacts, 'http-en-extrapolate-full.png'), fullPage: true });
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});

@@ -1,0 +1,58 @@
+// The training Web Worker: loads its own copy of the core and runs the
+// "train short, test long" experiment (train-loop.js), posting progress after
+// every chunk of steps. Messages in: {type: 'init'}, {type: 'start', id,
+// options}, {type: 'cancel', id}. Out: {type: 'ready'}, then per job
+// {id, type: 'progress', …}, {id, type: 'result', …}, and last
+// {id, type: 'done' | 'cancelled'} or {id, type: 'error', error: {message, code, params}}.
+// Jobs run one after another, so a start that arrives while a cancelled job
+// is still finishing its chunk waits for it.
+import { train, makeYield, errorRecord } from './train-loop.js';
+
+let labPromise = null;
+const cancelled = new Set();
+let queue = Promise.resolve();
+const yieldNow = makeYield();
+
+function core() {
+  if (!labPromise) {
+    importScripts('poslab.js');
+    labPromise = self.createPositionLab();
+  }
+  return labPromise;
+}
+
+self.onmessage = async (event) => {
+  const message = event.data;
+  if (message.type === 'cancel') {
+    cancelled.add(message.id);
+    return;
+  }
+  if (message.type === 'init') {
+    try {
+      await core();
+      self.postMessage({ type: 'ready' });
+    } catch (e) {
+      self.postMessage({ type: 'error', error: errorRecord(e) });
+    }
+    return;
+  }
+  if (message.type === 'start') queue = queue.then(() => job(message.id, message.options));
+};
+
+async function job(id, options) {
+  const post = (m) => self.postMessage({ ...m, id });
+  try {
+    const lab = await core();
+    const outcome = await train(
+      lab,
+      options,
+      { progress: (p) => post({ type: 'progress', ...p }), result: (r) => post({ type: 'result', ...r }) },
+      { isCancelled: () => cancelled.has(id), yieldNow },
+    );
+    post({ type: outcome });
+  } catch (e) {
+    post({ type: 'error', error: errorRecord(e) });
+  } finally {
+    cancelled.delete(id);
+  }
+}

@@ -1,0 +1,181 @@
+// The page's side of "train short, test long": one training session at a time,
+// run in a dedicated Web Worker (train-worker.js), or — when the browser
+// refuses a Worker (Chromium does for pages opened from file://) — by the
+// same chunked loop on the main thread, yielding between chunks so the page
+// stays responsive and Cancel works. The session lives outside the widget, so
+// a re-rendered page (e.g. a language switch) picks it up again; when no
+// widget is left to show it, it is cancelled.
+import { train, makeYield, runList } from './train-loop.js';
+import { CoreError } from './core-client.js';
+
+const WORKER_CHUNK = 10; // steps between progress messages (≈ 60–80 ms of work)
+const MAIN_CHUNK = 5; // smaller on the main thread: the page is blocked during a chunk
+const WORKER_START_MS = 15000;
+
+let worker = null; // Promise of a ready Worker, or null when refused
+let mainLab = null;
+let nextId = 1;
+let current = null;
+
+export function activeSession() {
+  return current;
+}
+
+function startWorker() {
+  return new Promise((resolve, reject) => {
+    let w;
+    try {
+      if (typeof Worker === 'undefined' || location.protocol === 'file:') throw new Error('no worker here');
+      w = new Worker('train-worker.js');
+    } catch (e) {
+      reject(e);
+      return;
+    }
+    const timer = setTimeout(() => {
+      w.terminate();
+      reject(new Error('training worker did not start'));
+    }, WORKER_START_MS);
+    w.onerror = (e) => {
+      clearTimeout(timer);
+      e.preventDefault?.();
+      w.terminate();
+      reject(new Error('training worker failed'));
+    };
+    w.onmessage = (event) => {
+      clearTimeout(timer);
+      w.onerror = null;
+      if (event.data.type === 'ready') resolve(w);
+      else {
+        w.terminate();
+        reject(new CoreError(event.data.error));
+      }
+    };
+    w.postMessage({ type: 'init' });
+  });
+}
+
+async function getWorker() {
+  worker ??= startWorker().catch(() => null);
+  return worker;
+}
+
+async function getMainLab(core) {
+  if (core?.lab) return core.lab; // the page's own core already runs on the main thread
+  if (!mainLab) {
+    if (typeof createPositionLab !== 'function') throw new Error('poslab.js did not load');
+    mainLab = createPositionLab();
+  }
+  return mainLab;
+}
+
+// options: { schemes, seeds, steps }. Returns the session:
+// { id, options, status: 'starting' | 'running' | 'cancelling' | 'done' | 'cancelled' | 'error',
+//   mode: 'worker' | 'main', runs: [{scheme, seed}], losses: {"scheme|seed": [loss per step]},
+//   results: [{scheme, seed, evaluation, seconds}], progress, error, seconds, subscribe(fn, isAlive), cancel() }
+export function startTraining(options, { core } = {}) {
+  if (current && ['starting', 'running', 'cancelling'].includes(current.status)) throw new Error('a training run is already going');
+  const runs = runList(options);
+  const listeners = new Set();
+  const s = {
+    id: nextId++,
+    options,
+    status: 'starting',
+    mode: null,
+    runs,
+    losses: {},
+    results: [],
+    progress: { run: 0, runs: runs.length, scheme: runs[0]?.scheme, seed: runs[0]?.seed, step: 0, steps: options.steps, stepsDone: 0, stepsTotal: runs.length * options.steps },
+    error: null,
+    seconds: null,
+    startedAt: performance.now(),
+    subscribe(fn, isAlive) {
+      const entry = { fn, isAlive };
+      listeners.add(entry);
+      return () => listeners.delete(entry);
+    },
+    cancel: () => {},
+  };
+  current = s;
+
+  const notify = () => {
+    for (const l of [...listeners]) if (!l.isAlive()) listeners.delete(l);
+    if (!listeners.size && (s.status === 'running' || s.status === 'starting')) {
+      s.cancel(); // nobody can see it any more (the learner left the exercise)
+      return;
+    }
+    for (const l of listeners) l.fn(s);
+  };
+  const onProgress = (p) => {
+    const key = `${p.scheme}|${p.seed}`;
+    (s.losses[key] ??= []).push(...p.loss);
+    s.progress = { ...p, stepsDone: p.run * options.steps + p.step, stepsTotal: p.runs * options.steps };
+    notify();
+  };
+  const onResult = (r) => {
+    s.results.push(r);
+    notify();
+  };
+  const finish = (status, error = null) => {
+    if (['done', 'cancelled', 'error'].includes(s.status)) return;
+    s.status = status;
+    s.error = error;
+    s.seconds = (performance.now() - s.startedAt) / 1000;
+    notify();
+  };
+
+  (async () => {
+    const w = await getWorker();
+    if (s.status === 'cancelling') return finish('cancelled');
+    if (w) {
+      s.mode = 'worker';
+      s.status = 'running';
+      w.onmessage = (event) => {
+        const m = event.data;
+        if (m.id !== s.id) return;
+        if (m.type === 'progress') onProgress(m);
+        else if (m.type === 'result') onResult(m);
+        else if (m.type === 'done' || m.type === 'cancelled') finish(m.type);
+        else if (m.type === 'error') finish('error', new CoreError(m.error));
+      };
+      w.onerror = (e) => {
+        e.preventDefault?.();
+        worker = null; // start a fresh one next time
+        finish('error', new CoreError({ message: 'the training worker stopped', code: 'worker_failed', params: {} }));
+      };
+      s.cancel = () => {
+        if (s.status !== 'running' && s.status !== 'starting') return;
+        s.status = 'cancelling';
+        w.postMessage({ type: 'cancel', id: s.id });
+        notify();
+      };
+      w.postMessage({ type: 'start', id: s.id, options: { ...options, chunk: WORKER_CHUNK } });
+      notify();
+      return;
+    }
+    s.mode = 'main';
+    let cancelled = false;
+    s.cancel = () => {
+      if (s.status !== 'running' && s.status !== 'starting') return;
+      cancelled = true;
+      s.status = 'cancelling';
+      notify();
+    };
+    try {
+      const lab = await getMainLab(core);
+      if (s.status === 'starting') s.status = 'running';
+      notify();
+      const outcome = await train(lab, { ...options, chunk: MAIN_CHUNK }, { progress: onProgress, result: onResult }, { isCancelled: () => cancelled, yieldNow: makeYield() });
+      finish(outcome);
+    } catch (e) {
+      finish('error', e instanceof CoreError ? e : new CoreError({ message: String(e?.message ?? e), code: e?.code ?? 'error', params: e?.params ?? {} }));
+    }
+  })();
+  // Until the Worker is known, a cancel just marks the session.
+  s.cancel = () => {
+    if (s.status === 'starting') {
+      s.status = 'cancelling';
+      notify();
+    }
+  };
+  return s;
+}

@@ -1,0 +1,336 @@
+// "Train short, test long": train the core's tiny Transformer on "count and
+// stop" with n ≤ 16 for each chosen position scheme and seed, then test every
+// n up to 48. Shows a progress bar and the training loss live, then exact
+// match versus n with the trained range shaded and a table of the largest n
+// solved and the mean exact match past the trained length. Training runs in
+// trainer.js (a Web Worker, or the main thread from file://); every number
+// shown is the core's ExtrapolationRun output — the page only averages over
+// seeds for the plot and the summary, and says so.
+import { h, errorBox, fmt } from '../dom.js';
+import { t, pick } from '../i18n.js';
+import { richBlock, richInline } from '../rich.js';
+import { lineplot } from './lineplot.js';
+import { startTraining, activeSession } from '../trainer.js';
+
+export const SCHEMES = ['learned', 'sinusoidal', 'rope', 'alibi', 'none'];
+const DEFAULT_SEEDS = [1, 2, 3];
+const DEFAULT_STEPS = 400;
+const MAX_SEEDS = 5;
+export const STEPS_MIN = 1;
+export const STEPS_MAX = 2000; // the core allows 20000; 15 runs of 2000 steps already take minutes
+const REDRAW_MS = 200; // the loss curves are redrawn at most this often
+// What the papers report (Press et al. 2022; Kazemnejad et al. 2023): the
+// learned table fails first past its trained length, NoPE goes furthest.
+const EXPECTED_FIRST = 'learned';
+const EXPECTED_FURTHEST = 'none';
+
+// The learner's last prediction per exercise, kept across re-renders.
+const predictions = new Map();
+
+// "1, 2, 3" (also 、 and full-width digits) → { seeds } or { error }.
+export function parseSeeds(text) {
+  const parts = String(text).normalize('NFKC').split(/[\s,、]+/).filter(Boolean);
+  if (!parts.length) return { error: t('extrap.seeds_empty') };
+  const seeds = [];
+  for (const p of parts) {
+    if (!/^\d+$/.test(p)) return { error: t('extrap.seed_not_number', { value: p }) };
+    const n = Number(p);
+    if (seeds.includes(n)) return { error: t('extrap.seed_twice', { value: p }) };
+    seeds.push(n);
+  }
+  if (seeds.length > MAX_SEEDS) return { error: t('extrap.seeds_too_many', { max: MAX_SEEDS, n: seeds.length }) };
+  return { seeds };
+}
+
+export function parseSteps(text) {
+  const s = String(text).normalize('NFKC').trim();
+  if (!s) return { error: t('extrap.steps_empty', { min: STEPS_MIN, max: STEPS_MAX }) };
+  if (!/^\d+$/.test(s)) return { error: t('extrap.steps_not_number', { value: s, min: STEPS_MIN, max: STEPS_MAX }) };
+  const steps = Number(s);
+  if (steps < STEPS_MIN || steps > STEPS_MAX) return { error: t('extrap.steps_range', { value: s, min: STEPS_MIN, max: STEPS_MAX }) };
+  return { steps };
+}
+
+const schemeName = (s) => t(`extrap.scheme.${s}`);
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+export function mount(el, block, ctx) {
+  const offered = block.schemes ?? SCHEMES;
+  const defaults = { schemes: offered, seeds: block.seeds ?? DEFAULT_SEEDS, steps: block.steps ?? DEFAULT_STEPS };
+  const w = { state: { schemes: defaults.schemes.slice(), seeds: defaults.seeds.slice(), steps: defaults.steps }, result: null, error: null };
+  const id = block.id;
+
+  // ---- the form ----
+  const boxes = offered.map((s) =>
+    h('input', { type: 'checkbox', id: `${id}-scheme-${s}`, value: s, checked: true, 'data-scheme': s }),
+  );
+  const seedsInput = h('input', { type: 'text', id: `${id}-seeds`, class: 'seeds-input', value: defaults.seeds.join(', '), inputmode: 'numeric', autocomplete: 'off', spellcheck: 'false', 'aria-describedby': `${id}-seeds-help` });
+  const stepsInput = h('input', { type: 'number', id: `${id}-steps`, class: 'num', value: defaults.steps, min: STEPS_MIN, max: STEPS_MAX, step: 1, 'aria-describedby': `${id}-steps-help` });
+  const trainButton = h('button', { type: 'submit', class: 'train-button' }, t('extrap.train'));
+  const cancelButton = h('button', { type: 'button', class: 'secondary cancel-button', disabled: true }, t('extrap.cancel'));
+  const msg = h('p', { class: 'control-msg extrap-msg', role: 'alert' });
+  const form = h(
+    'form',
+    { class: 'extrap-form', novalidate: true },
+    h('fieldset', { class: 'extrap-schemes' }, h('legend', {}, t('extrap.schemes')), ...offered.map((s, i) => h('span', { class: 'control check' }, boxes[i], h('label', { for: boxes[i].id }, schemeName(s))))),
+    h(
+      'div',
+      { class: 'extrap-numbers' },
+      h('div', { class: 'control' }, h('label', { for: seedsInput.id }, t('extrap.seeds')), seedsInput, h('span', { class: 'help', id: `${id}-seeds-help` }, t('extrap.seeds_help', { max: MAX_SEEDS }))),
+      h('div', { class: 'control' }, h('label', { for: stepsInput.id }, t('extrap.steps')), stepsInput, h('span', { class: 'help', id: `${id}-steps-help` }, t('extrap.steps_help', { min: STEPS_MIN, max: STEPS_MAX }))),
+      h('div', { class: 'extrap-buttons' }, trainButton, cancelButton),
+    ),
+    msg,
+  );
+
+  // ---- progress, curves, results ----
+  const bar = h('div', { class: 'progress-fill' });
+  const progress = h('div', { class: 'progress', role: 'progressbar', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': 0, 'aria-label': t('extrap.progress_label') }, bar);
+  const progressText = h('p', { class: 'progress-text' });
+  const outcome = h('p', { class: 'extrap-outcome', role: 'status', 'aria-live': 'polite' });
+  const statusBox = h('div', { class: 'extrap-status', hidden: true }, progress, progressText);
+  const losses = h('div', { class: 'extrap-losses' });
+  const results = h('div', { class: 'extrap-results' }, h('p', { class: 'muted' }, t('extrap.before_run')));
+  el.append(h('p', { class: 'help' }, t('extrap.intro', { trainMax: 16, testMax: 48 })), form, statusBox, outcome, losses, results);
+
+  // ---- the controls and the URL ----
+  const setBoxes = (list) => boxes.forEach((b) => (b.checked = list.includes(b.value)));
+  const chosenSchemes = () => boxes.filter((b) => b.checked).map((b) => b.value);
+  function readForm() {
+    const schemes = chosenSchemes();
+    if (!schemes.length) return { error: t('extrap.need_scheme') };
+    const seeds = parseSeeds(seedsInput.value);
+    if (seeds.error) return seeds;
+    const steps = parseSteps(stepsInput.value);
+    if (steps.error) return steps;
+    return { options: { schemes, seeds: seeds.seeds, steps: steps.steps } };
+  }
+  // Only valid values that differ from the exercise's defaults go into the URL.
+  function commit() {
+    const r = readForm();
+    msg.textContent = r.error ?? '';
+    if (r.error) return null;
+    const o = r.options;
+    w.state = { schemes: o.schemes, seeds: o.seeds, steps: o.steps };
+    ctx.setUrl('schemes', o.schemes.join(',') === defaults.schemes.join(',') ? undefined : o.schemes.join(','));
+    ctx.setUrl('seeds', o.seeds.join(',') === defaults.seeds.join(',') ? undefined : o.seeds.join(','));
+    ctx.setUrl('steps', o.steps === defaults.steps ? undefined : String(o.steps));
+    return o;
+  }
+  // From the URL: shown as given; what is wrong is said in place.
+  (function fromUrl() {
+    const problems = [];
+    const s = ctx.getUrl('schemes');
+    if (s !== undefined) {
+      const names = s.split(',').filter(Boolean);
+      const bad = names.filter((n) => !offered.includes(n));
+      if (bad.length) problems.push(t('extrap.unknown_scheme', { value: bad.join(', '), allowed: offered.join(', ') }));
+      setBoxes(names.filter((n) => offered.includes(n)));
+    }
+    if (ctx.getUrl('seeds') !== undefined) seedsInput.value = ctx.getUrl('seeds').split(',').join(', ');
+    const urlSteps = ctx.getUrl('steps');
+    if (urlSteps !== undefined) stepsInput.value = urlSteps;
+    // A number field drops text it cannot read, so the link's own value is checked.
+    const stepsProblem = urlSteps !== undefined ? parseSteps(urlSteps).error : null;
+    const r = readForm();
+    if (stepsProblem) problems.push(stepsProblem);
+    else if (r.error) problems.push(r.error);
+    else w.state = { ...r.options };
+    msg.textContent = problems.join(' ');
+  })();
+  for (const b of boxes) b.addEventListener('change', commit);
+  seedsInput.addEventListener('change', commit);
+  stepsInput.addEventListener('change', commit);
+
+  // ---- the prediction (a choice question of this exercise, asked before training) ----
+  const predictionBlock = block.prediction ? ctx.exercise.blocks.find((b) => b.id === block.prediction) : null;
+  const onAnswered = (e) => {
+    if (!el.isConnected) return window.removeEventListener('poslab:answered', onAnswered);
+    const d = e.detail;
+    if (d.exercise !== ctx.exercise.id || d.question !== block.prediction) return;
+    const s = activeSession();
+    predictions.set(ctx.exercise.id, { answer: d.answer, beforeRun: !s || s.status !== 'done' });
+  };
+  if (predictionBlock) window.addEventListener('poslab:answered', onAnswered);
+
+  // ---- rendering a session ----
+  let session = null;
+  let lastDraw = 0;
+  let drawTimer = null;
+
+  function lossPlots(s) {
+    const { schemes, seeds, steps } = s.options;
+    let top = 0;
+    for (const v of Object.values(s.losses)) for (const x of v) top = Math.max(top, x);
+    return seeds.map((seed) => {
+      const series = schemes.map((scheme) => {
+        const ys = s.losses[`${scheme}|${seed}`] ?? [];
+        return { label: schemeName(scheme), xs: ys.map((_, i) => i + 1), ys };
+      });
+      // The first scheme's steps give the table its rows; with no data yet there is nothing to plot.
+      if (!series[0].xs.length) return h('p', { class: 'muted loss-waiting', 'data-seed': seed }, t('extrap.loss_waiting', { seed }));
+      const fig = lineplot(series, { caption: t('extrap.loss_caption', { seed }), xLabel: t('extrap.step'), xMin: 1, xMax: steps, yMin: 0, yMax: Math.max(top, 0.1) });
+      fig.dataset.seed = String(seed);
+      fig.classList.add('loss-plot');
+      return fig;
+    });
+  }
+
+  function drawLosses(s) {
+    // Keep a table the learner opened open across redraws.
+    const open = new Set([...losses.querySelectorAll('.loss-plot')].filter((f) => f.querySelector('table.data-table:not([hidden])')).map((f) => f.dataset.seed));
+    losses.replaceChildren(...lossPlots(s));
+    for (const f of losses.querySelectorAll('.loss-plot')) if (open.has(f.dataset.seed)) f.querySelector('.table-toggle').click();
+    lastDraw = performance.now();
+  }
+
+  function resultsView(s) {
+    const { schemes, seeds } = s.options;
+    const byScheme = new Map(schemes.map((sc) => [sc, s.results.filter((r) => r.scheme === sc).sort((a, b) => seeds.indexOf(a.seed) - seeds.indexOf(b.seed))]));
+    const first = s.results[0].evaluation;
+    const trainMax = first.trainMax;
+    const testMax = first.testMax;
+    const ns = Array.from({ length: testMax }, (_, i) => i + 1);
+    // The plot shows, per scheme, the mean over the seeds of the core's 0/1 exact match at each n.
+    const series = schemes.map((sc) => ({ label: schemeName(sc), xs: ns, ys: ns.map((n) => mean(byScheme.get(sc).map((r) => r.evaluation.exactMatch[n - 1]))) }));
+    const plot = lineplot(series, {
+      caption: seeds.length > 1 ? t('extrap.em_caption_mean', { seeds: seeds.join(', ') }) : t('extrap.em_caption', { seed: seeds[0] }),
+      xLabel: t('extrap.n'),
+      xMin: 1,
+      xMax: testMax,
+      yMin: 0,
+      yMax: 1,
+      xTicks: [1, trainMax, 32, testMax].filter((x, i, a) => a.indexOf(x) === i && x <= testMax),
+      shade: { from: 1, to: trainMax + 0.5, label: t('extrap.trained_range', { trainMax }) },
+      sampleEvery: 1,
+    });
+    plot.classList.add('em-plot');
+    const table = h(
+      'div',
+      { class: 'table-scroll', tabindex: '0' },
+      h(
+        'table',
+        { class: 'vec-table extrap-table' },
+        h('caption', {}, t('extrap.table_caption', { from: trainMax + 1, to: testMax })),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('extrap.col_scheme')), h('th', { scope: 'col' }, t('extrap.col_seed')), h('th', { scope: 'col' }, t('extrap.col_solved')), h('th', { scope: 'col' }, t('extrap.col_mean', { from: trainMax + 1, to: testMax })))),
+        h(
+          'tbody',
+          {},
+          ...schemes.flatMap((sc) =>
+            byScheme.get(sc).map((r) =>
+              h(
+                'tr',
+                { 'data-scheme': sc, 'data-seed': r.seed },
+                h('th', { scope: 'row' }, schemeName(sc)),
+                h('td', {}, String(r.seed)),
+                h('td', { class: 'solved', 'data-value': r.evaluation.solvedUpTo }, String(r.evaluation.solvedUpTo)),
+                h('td', { class: 'mean-extrapolated', 'data-value': r.evaluation.meanExtrapolated }, fmt(r.evaluation.meanExtrapolated, 3)),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+    return h('div', {}, plot, table, summary(s, byScheme, trainMax));
+  }
+
+  // What this run produced, next to what the literature expects. The ranking
+  // uses the mean over seeds of the core's "largest n solved" (display only).
+  function summary(s, byScheme, trainMax) {
+    const solved = [...byScheme].map(([sc, rs]) => ({ sc, values: rs.map((r) => r.evaluation.solvedUpTo) }));
+    const range = (v) => (Math.min(...v) === Math.max(...v) ? String(v[0]) : `${Math.min(...v)}–${Math.max(...v)}`);
+    const avg = solved.map((x) => mean(x.values));
+    const lo = Math.min(...avg);
+    const hi = Math.max(...avg);
+    const firstFail = solved.filter((_, i) => avg[i] === lo);
+    const furthest = solved.filter((_, i) => avg[i] === hi);
+    const names = (list) => list.map((x) => t('extrap.scheme_solved', { scheme: schemeName(x.sc), range: range(x.values) })).join(t('extrap.list_sep'));
+    const items = [h('li', {}, t('extrap.this_run_first', { list: names(firstFail) })), h('li', {}, t('extrap.this_run_furthest', { list: names(furthest) }))];
+    const has = (sc) => byScheme.has(sc);
+    if (has(EXPECTED_FIRST) && has(EXPECTED_FURTHEST) && solved.length > 2) {
+      const agrees = firstFail.some((x) => x.sc === EXPECTED_FIRST) && furthest.some((x) => x.sc === EXPECTED_FURTHEST);
+      items.push(h('li', { class: agrees ? 'agrees' : 'differs' }, t(agrees ? 'extrap.agrees' : 'extrap.differs')));
+    }
+    const p = predictions.get(ctx.exercise.id);
+    if (p && predictionBlock) {
+      const labels = p.answer.map((a) => predictionBlock.options.find((o) => o.id === a)).filter(Boolean).map((o) => richInline(pick(o.label)));
+      items.push(h('li', { html: `${t(p.beforeRun ? 'extrap.your_prediction' : 'extrap.your_answer')} ${labels.join(', ')}` }));
+    }
+    return h(
+      'section',
+      { class: 'extrap-summary', 'aria-labelledby': `${id}-summary-title` },
+      h('h3', { id: `${id}-summary-title` }, t('extrap.summary_title')),
+      h('ul', {}, ...items),
+      h('p', { class: 'muted' }, t('extrap.seeds_vary', { trainMax })),
+      block.after ? h('div', { class: 'text', html: richBlock(pick(block.after)) }) : null,
+    );
+  }
+
+  let lastStatus = null;
+  function render(s) {
+    const force = s !== session || s.status !== lastStatus; // a new session or a new status: draw now
+    session = s;
+    lastStatus = s.status;
+    const running = ['starting', 'running', 'cancelling'].includes(s.status);
+    trainButton.disabled = running;
+    cancelButton.disabled = !(s.status === 'running' || s.status === 'starting');
+    statusBox.hidden = false;
+    el.dataset.status = s.status;
+    const p = s.progress;
+    const pct = p.stepsTotal ? Math.round((100 * p.stepsDone) / p.stepsTotal) : 0;
+    const text =
+      s.status === 'starting'
+        ? t('extrap.starting')
+        : t('extrap.progress', { scheme: schemeName(p.scheme), seed: p.seed, step: p.step, steps: p.steps, run: p.run + 1, runs: p.runs, pct });
+    progress.setAttribute('aria-valuenow', String(pct));
+    progress.setAttribute('aria-valuetext', text);
+    progress.dataset.stepsDone = String(p.stepsDone);
+    bar.style.width = `${pct}%`;
+    progressText.textContent = text;
+    w.result = { status: s.status, seconds: s.seconds, mode: s.mode, runs: s.results };
+    if (s.status === 'error') {
+      w.error = s.error;
+      outcome.textContent = '';
+      results.replaceChildren(errorBox(s.error));
+      drawLosses(s);
+      return;
+    }
+    w.error = null;
+    if (s.status === 'cancelling') outcome.textContent = t('extrap.cancelling');
+    else if (s.status === 'cancelled') outcome.textContent = t('extrap.cancelled', { step: p.step, steps: p.steps, scheme: schemeName(p.scheme), seed: p.seed, run: p.run + 1, runs: p.runs });
+    else if (s.status === 'done') outcome.textContent = t('extrap.done', { runs: s.runs.length, seconds: fmt(s.seconds, 1), mode: t(`extrap.mode_${s.mode}`) });
+    else if (s.status === 'running' && force) outcome.textContent = t('extrap.started', { runs: s.runs.length, mode: t(`extrap.mode_${s.mode ?? 'worker'}`) });
+    // Curves: redrawn at most every REDRAW_MS while training, always at the end.
+    clearTimeout(drawTimer);
+    if (!running || force || performance.now() - lastDraw >= REDRAW_MS) drawLosses(s);
+    else drawTimer = setTimeout(() => el.isConnected && drawLosses(session), REDRAW_MS);
+    if (s.status === 'done') results.replaceChildren(resultsView(s));
+    else if (s.status === 'cancelled') results.replaceChildren(h('p', { class: 'muted' }, t('extrap.cancelled_note')));
+    else if (running) results.replaceChildren(h('p', { class: 'muted' }, t('extrap.results_after')));
+    ctx.changed(id, false);
+  }
+
+  function attach(s) {
+    s.subscribe(render, () => el.isConnected);
+    render(s);
+  }
+
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const o = commit();
+    if (!o) return;
+    try {
+      attach(startTraining(o, { core: ctx.core }));
+    } catch (err) {
+      msg.textContent = t('extrap.busy');
+    }
+  });
+  cancelButton.addEventListener('click', () => session?.cancel());
+
+  // A session started before this render (a language switch re-renders the page) is shown again.
+  const existing = activeSession();
+  if (existing) attach(existing);
+
+  w.update = async () => {};
+  return w;
+}
