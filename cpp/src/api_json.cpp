@@ -173,9 +173,11 @@ json call_encoding(const json& args) {
     return out;
 }
 
+// tokenize and alibiSlopes take a plain value, or {text} / {heads} as exercise files write them.
 json call_tokenize(const json& args) {
-    if (!args.is_string()) throw InvalidArgument("bad_option_type", "tokenize takes a string, got " + describe(args));
-    return tokenize(args.get<std::string>());
+    const json& text = args.is_object() ? JsonOptions(args, "tokenize", {"text"}).get("text") : args;
+    if (!text.is_string()) throw InvalidArgument("bad_option_type", "tokenize takes a string, got " + describe(text));
+    return tokenize(text.get<std::string>());
 }
 
 json call_permutation_check(const json& args) {
@@ -234,7 +236,8 @@ json call_similarity(const json& args) {
 }
 
 json call_alibi_slopes(const json& args) {
-    return alibi_slopes(JsonOptions::whole_of(args, "heads", double(kMaxDModel), "alibiSlopes"));
+    const json& heads = args.is_object() ? JsonOptions(args, "alibiSlopes", {"heads"}).get("heads") : args;
+    return alibi_slopes(JsonOptions::whole_of(heads, "heads", double(kMaxDModel), "alibiSlopes"));
 }
 
 json call_alibi_bias(const json& args) {

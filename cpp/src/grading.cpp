@@ -83,17 +83,28 @@ AttemptResult check_numeric(const json& q, const json& answer, const json& varia
     if (!answer.is_array() || answer.size() != fields.size())
         return malformed("this question takes " + std::to_string(fields.size()) + " number" +
                          (fields.size() == 1 ? "" : "s"));
+    // Every field is read first, so a malformed answer says which fields
+    // (parts: true where the field is a number) and costs no attempt.
     std::vector<double> typed;
+    std::vector<bool> readable;
+    std::string first_problem;
     for (std::size_t i = 0; i < answer.size(); ++i) {
         std::optional<double> v;
         if (answer[i].is_string()) v = parse_number(answer[i].get<std::string>());
         else if (answer[i].is_number()) v = answer[i].get<double>();
-        if (!v || !std::isfinite(*v)) {
+        const bool ok = v && std::isfinite(*v);
+        readable.push_back(ok);
+        typed.push_back(ok ? *v : 0.0);
+        if (!ok && first_problem.empty()) {
             const std::string shown = answer[i].is_string() ? answer[i].get<std::string>() : answer[i].dump();
-            return malformed(shown.empty() ? "field " + std::to_string(i + 1) + " is empty"
-                                           : "field " + std::to_string(i + 1) + ": '" + shown + "' is not a number");
+            first_problem = shown.empty() ? "field " + std::to_string(i + 1) + " is empty"
+                                          : "field " + std::to_string(i + 1) + ": '" + shown + "' is not a number";
         }
-        typed.push_back(*v);
+    }
+    if (!first_problem.empty()) {
+        AttemptResult bad = malformed(first_problem);
+        bad.parts = readable;
+        return bad;
     }
     const auto [rtol, atol] = tolerance_of(q);
     AttemptResult r;
@@ -206,7 +217,9 @@ AttemptResult check_choice(const json& q, const json& answer, const json& varian
 
 AttemptResult check_task(const json& q, const json& answer, const json& variant, const json& lab,
                          const std::string& lang) {
-    const json& c = q.at("condition");
+    // An exercise file's condition says where the page watches (widget, path)
+    // and, under `check`, how the core re-checks; a bare condition is the check.
+    const json& c = q.at("condition").contains("check") ? q["condition"]["check"] : q.at("condition");
     if (!c.contains("call"))
         throw exercise_error("task '" + q.value("id", "?") + "': its condition needs a core call to re-run");
     if (!answer.is_object()) return malformed("a task's answer is the lab settings it was solved with (an object)");

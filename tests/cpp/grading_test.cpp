@@ -235,3 +235,9 @@ TEST(Grading, TaskFreeOptionsWithLimitsAndLanguageDependentTargets) {
     EXPECT_EQ(check_attempt(q, json{{"tokens", {"the", "table"}}}, json::object(), kNoLab, "en").status, "correct");
     EXPECT_EQ(check_attempt(q, json{{"tokens", {"猫"}}, {"seed", 0}}, json::object(), kNoLab, "ja").status, "malformed");
 }
+
+TEST(Grading, PlainValueFunctionsTakeTheirOptionObjectToo) {
+    EXPECT_EQ(call_json("alibiSlopes", json{{"heads", 2}}), call_json("alibiSlopes", json(2)));
+    EXPECT_EQ(call_json("tokenize", json{{"text", "犬が猫"}}), call_json("tokenize", json("犬が猫")));
+    EXPECT_THROW(call_json("alibiSlopes", json{{"head", 2}}), std::invalid_argument);
+}

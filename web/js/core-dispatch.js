@@ -5,7 +5,11 @@
 // columns of a matrix, or a few entries of a vector, so that big results
 // (e.g. a 2048 × 768 table) need not cross to the page whole.
 
-const METHODS = new Set(['tokenize', 'forward', 'encoding', 'permutationCheck', 'ropeCheck', 'shiftMatrix', 'similarity', 'alibiSlopes', 'ropeRotate']);
+const METHODS = new Set([
+  'tokenize', 'forward', 'encoding', 'permutationCheck', 'attentionSteps', 'ropeCheck', 'shiftMatrix', 'similarity', 'alibiSlopes', 'alibiBias', 'ropeRotate',
+  // grading: the same rules as poslab grade
+  'checkAttempt', 'unlockedHints', 'gradeExercise', 'variant', 'contentHash', 'callCore',
+]);
 // These take a plain value, not an options object.
 const POSITIONAL = { tokenize: 'text', alibiSlopes: 'heads' };
 

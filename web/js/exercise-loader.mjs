@@ -37,6 +37,13 @@ export function crossCheck(ex) {
       if (!t || !WIDGETS.has(t)) problems.push(`${at}.condition.widget: "${b.condition.widget}" is not the id of a widget in this file`);
       const tests = ['equals', 'gt', 'lt', 'is_error'].filter((k) => k in b.condition);
       if (tests.length !== 1) problems.push(`${at}.condition: needs exactly one of equals, gt, lt, is_error (has ${tests.length})`);
+      const checks = ['equals', 'gt', 'lt', 'is_error'].filter((k) => k in b.condition.check);
+      if (checks.length !== 1) problems.push(`${at}.condition.check: needs exactly one of equals, gt, lt, is_error (has ${checks.length})`);
+      if (!('is_error' in b.condition.check) && !b.condition.check.path) problems.push(`${at}.condition.check.path: is required unless the check is is_error`);
+      for (const [key, spec] of Object.entries(b.condition.check.free ?? {})) {
+        const head = (typeof spec === 'string' ? spec : spec.path).split('.')[0];
+        if (head !== 'lab' && !typeOfId(head)) problems.push(`${at}.condition.check.free.${key}: "${head}" is neither lab nor the id of a widget in this file`);
+      }
     }
     if (b.type === 'choice') {
       const optionIds = b.options.map((o) => o.id);
@@ -47,8 +54,8 @@ export function crossCheck(ex) {
       }
       if (b.answer && !b.multiple && b.answer.length !== 1) problems.push(`${at}.answer: a single-choice question needs exactly one answer`);
       if (b.answer_from) {
-        const w = b.answer_from.swaps_changing;
-        if (typeOfId(w) !== 'swaps') problems.push(`${at}.answer_from.swaps_changing: "${w}" is not the id of a swaps widget`);
+        const w = b.answer_from.swaps_changing.widget;
+        if (typeOfId(w) !== 'swaps') problems.push(`${at}.answer_from.swaps_changing.widget: "${w}" is not the id of a swaps widget`);
         b.options.forEach((o, j) => {
           if (!/^s\d+-\d+$/.test(o.id)) problems.push(`${at}.options[${j}].id: with answer_from, ids name a swap as sA-B (e.g. s1-3), got "${o.id}"`);
         });

@@ -1,14 +1,38 @@
 // Questions checked in place: numbers (rtol/atol), choices, and "make the lab
-// show X" tasks. Expected values come from live core calls (expected.js);
-// the comparison is check.js.
+// show X" tasks. Every check is the core's (checkAttempt, the same rules
+// poslab grade applies to the downloaded submission); this file only shows
+// what the core said. A task is watched live on its widget (evalCondition
+// reads what the widget already got from the core) and then confirmed by the
+// core with the learner's settings.
 import { h, errorBox } from './dom.js';
 import { t, pick, lang } from './i18n.js';
 import { richBlock, richInline, tex, texToText, richToText } from './rich.js';
-import { gradeNumeric, gradeChoice, evalCondition, DEFAULT_TOLERANCE } from './check.js';
-import { swapEffect } from './widgets/swaps.js';
+import { evalCondition, getPath } from './check.js';
 import * as progress from './progress.js';
 
-const HINT_AFTER = 2;
+// The exercise as its file says it (the loader adds `file`), so its content
+// hash is the one poslab grade computes from the YAML.
+function exerciseData(exercise) {
+  const { file, ...data } = exercise;
+  return data;
+}
+
+function coreCheck(ctx, block, answer) {
+  return ctx.core.call('checkAttempt', {
+    exercise: exerciseData(ctx.exercise),
+    question: block.id,
+    answer,
+    variant: ctx.variant ?? {},
+    lab: { ...ctx.lab() },
+    lang: lang(),
+  });
+}
+
+async function hintsFor(ctx, block, wrong) {
+  if (!block.hint && !block.hints) return [];
+  const texts = await ctx.core.call('unlockedHints', { exercise: exerciseData(ctx.exercise), question: block.id, wrong });
+  return texts.map((text) => h('div', { class: 'hint', html: `<strong>${t('q.hint')}</strong> ${richInline(pick(text))}` }));
+}
 
 // Every checked attempt is kept (progress.js) and announced as a
 // 'poslab:answered' event on window, with the raw answer and the lab's
@@ -57,34 +81,27 @@ export function numeric(block, ctx) {
   el.append(form, feedback);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
-    const lab = ctx.lab();
-    let expected;
-    let mistakes;
+    const values = inputs.map((x) => x.input.value);
+    let g;
     try {
-      expected = await Promise.all(block.fields.map((f) => ctx.resolve(f.expect, lab)));
-      mistakes = await Promise.all(
-        (block.mistakes ?? []).map(async (m) => ({ values: await Promise.all(m.expect.map((x) => (x === null ? null : ctx.resolve(x, lab)))), feedback: m.feedback })),
-      );
+      g = await coreCheck(ctx, block, values);
     } catch (err) {
       show(feedback, 'error', errorBox(err));
       return;
     }
-    const values = inputs.map((x) => x.input.value);
-    const g = gradeNumeric(values, expected, mistakes, { ...DEFAULT_TOLERANCE, ...(block.tolerance ?? {}) });
     inputs.forEach((x, i) => {
-      const f = g.fields[i];
-      const state = f.malformed ? 'malformed' : f.ok ? 'ok' : 'wrong';
+      const state = g.status === 'malformed' ? (g.parts[i] ? '' : 'malformed') : g.parts[i] ? 'ok' : 'wrong';
       x.wrap.dataset.state = state;
-      x.input.setAttribute('aria-invalid', String(state !== 'ok'));
-      x.wrap.querySelector('.mark').textContent = state === 'ok' ? '✓' : state === 'wrong' ? '✗' : '?';
+      x.input.setAttribute('aria-invalid', String(state !== 'ok' && state !== ''));
+      x.wrap.querySelector('.mark').textContent = state === 'ok' ? '✓' : state === 'wrong' ? '✗' : state === 'malformed' ? '?' : '';
     });
     if (g.status === 'malformed') {
-      const bad = g.fields.map((f, i) => (f.malformed ? { i, f } : null)).filter(Boolean);
+      const bad = g.parts.map((ok, i) => (ok ? null : i)).filter((i) => i !== null);
       show(
         feedback,
         'malformed',
         h('p', {}, t('q.malformed')),
-        h('ul', {}, ...bad.map(({ i, f }) => h('li', {}, h('span', { html: tex(block.fields[i].label) }), ': ', f.reason === 'empty' ? t('q.empty') : t('q.not_a_number', { value: values[i] })))),
+        h('ul', {}, ...bad.map((i) => h('li', {}, h('span', { html: tex(block.fields[i].label) }), ': ', values[i].trim() === '' ? t('q.empty') : t('q.not_a_number', { value: values[i] })))),
         h('p', { class: 'muted' }, t('q.no_attempt')),
       );
       return;
@@ -96,13 +113,13 @@ export function numeric(block, ctx) {
       show(feedback, 'correct', h('p', {}, t('q.correct')), block.explain ? h('div', { html: richBlock(pick(block.explain)) }) : null, attemptsLine(attempts));
     } else {
       wrong += 1;
-      const okCount = g.fields.filter((f) => f.ok).length;
+      const okCount = g.parts.filter(Boolean).length;
       show(
         feedback,
         'wrong',
         h('p', {}, block.fields.length > 1 ? t('q.wrong_some', { ok: okCount, n: block.fields.length }) : t('q.wrong')),
-        g.mistake ? h('div', { class: 'mistake', html: richBlock(pick(g.mistake.feedback)) }) : null,
-        block.hint && wrong >= HINT_AFTER ? h('div', { class: 'hint', html: `<strong>${t('q.hint')}</strong> ${richInline(pick(block.hint))}` }) : null,
+        g.feedback ? h('div', { class: 'mistake', html: richBlock(pick(g.feedback)) }) : null,
+        ...(await hintsFor(ctx, block, wrong)),
         attemptsLine(attempts),
       );
     }
@@ -136,29 +153,27 @@ export function choice(block, ctx) {
       show(feedback, 'malformed', h('p', {}, t('q.choose_first')), h('p', { class: 'muted' }, t('q.no_attempt')));
       return;
     }
-    let answer = block.answer;
-    if (block.answer_from) {
-      try {
-        answer = [];
-        const lab = ctx.lab();
-        const sw = ctx.exercise.blocks.find((b) => b.id === block.answer_from.swaps_changing);
-        for (const o of block.options) {
-          const [, a, b] = o.id.match(/^s(\d+)-(\d+)$/).map(Number);
-          if ((await swapEffect(ctx.core, lab, sw.token, a, b)).changed) answer.push(o.id);
-        }
-      } catch (err) {
-        show(feedback, 'error', errorBox(err));
-        return;
-      }
+    let g;
+    try {
+      g = await coreCheck(ctx, block, selected);
+    } catch (err) {
+      show(feedback, 'error', errorBox(err));
+      return;
     }
-    const g = gradeChoice(selected, answer);
     attempts += 1;
-    recordAttempt(ctx, block, selected, g.correct);
-    options.forEach((x) => {
+    recordAttempt(ctx, block, selected, g.status === 'correct');
+    // parts[i]: whether option i is chosen as it should be (the core knows the answer).
+    const wrongChosen = [];
+    const missed = [];
+    options.forEach((x, i) => {
       const chosen = x.input.checked;
-      const right = answer.includes(x.o.id);
-      x.wrap.dataset.state = chosen ? (right ? 'ok' : 'wrong') : '';
+      if (chosen && !g.parts[i]) wrongChosen.push(x.o.id);
+      if (!chosen && !g.parts[i]) missed.push(x.o.id);
+      x.wrap.dataset.state = chosen ? (g.parts[i] ? 'ok' : 'wrong') : '';
     });
+    g.correct = g.status === 'correct';
+    g.wrongChosen = wrongChosen;
+    g.missed = missed;
     if (g.correct) {
       setDone(true);
       show(feedback, 'correct', h('p', {}, t('q.correct')), block.explain ? h('div', { html: richBlock(pick(block.explain)) }) : null, attemptsLine(attempts));
@@ -172,7 +187,7 @@ export function choice(block, ctx) {
         block.multiple && g.missed.length ? h('p', {}, t('q.missed', { n: g.missed.length })) : null,
         block.multiple && g.wrongChosen.length ? h('p', {}, t('q.extra', { n: g.wrongChosen.length })) : null,
         ...whys.map((o) => h('div', { class: 'mistake', html: `${richInline(pick(o.label))}: ${richInline(pick(o.why))}` })),
-        block.hint && wrong >= HINT_AFTER ? h('div', { class: 'hint', html: `<strong>${t('q.hint')}</strong> ${richInline(pick(block.hint))}` }) : null,
+        ...(await hintsFor(ctx, block, wrong)),
         attemptsLine(attempts),
       );
     }
@@ -195,16 +210,41 @@ export function task(block, ctx) {
     } else if (block.hint && !reached && ctx.widgetTouched(block.condition.widget)) show(feedback, 'hint', h('div', { class: 'hint', html: `<strong>${t('q.hint')}</strong> ${richInline(pick(block.hint))}` }));
   };
   render();
+  // The settings the core re-runs the task with, read where the file says:
+  // '<widget id>.<path>' or 'lab.<key>'.
+  const settings = () => {
+    const free = block.condition.check?.free ?? {};
+    const lab = ctx.lab();
+    return Object.fromEntries(
+      Object.entries(free).map(([key, spec]) => {
+        const where = typeof spec === 'string' ? spec : spec.path;
+        const [head, ...rest] = where.split('.');
+        return [key, head === 'lab' ? getPath(lab, rest.join('.')) : getPath(ctx.widgets.get(head), rest.join('.'))];
+      }),
+    );
+  };
+  let confirming = false;
   return {
     el,
-    // Called whenever a widget changes: tasks are checked live.
-    refresh() {
-      const ok = evalCondition(block.condition, ctx.widgets.get(block.condition.widget));
-      if (ok && !reached) {
-        reached = true;
-        recordAttempt(ctx, block, ctx.widgets.get(block.condition.widget)?.state ?? null, true);
-        setDone(true);
-        ctx.onProgress();
+    // Called whenever a widget changes: the task is watched live, then confirmed by the core.
+    async refresh() {
+      const seen = evalCondition(block.condition, ctx.widgets.get(block.condition.widget));
+      if (seen && !reached && !confirming) {
+        confirming = true;
+        const answer = settings();
+        try {
+          const g = await coreCheck(ctx, block, answer);
+          if (g.status === 'correct' && !reached) {
+            reached = true;
+            recordAttempt(ctx, block, answer, true);
+            setDone(true);
+            ctx.onProgress();
+          }
+        } catch (err) {
+          show(feedback, 'error', errorBox(err));
+        } finally {
+          confirming = false;
+        }
       }
       render();
     },

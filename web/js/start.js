@@ -14,7 +14,7 @@ export function renderStart(root, app) {
       const st = progress.status(ex);
       return h(
         'li',
-        { class: `step ${st}`, 'data-status': st },
+        { class: `step ${st}`, 'data-status': st, 'data-exercise': ex.id },
         h('a', { href: app.linkTo(ex.id) }, h('span', { class: 'step-num', 'aria-hidden': 'true' }, String(i + 1)), h('span', { class: 'step-title' }, pick(ex.title))),
         h('span', { class: `badge ${st}` }, t(`status.${st}`)),
         h('p', { class: 'step-summary' }, pick(ex.summary)),

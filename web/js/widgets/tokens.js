@@ -92,6 +92,7 @@ export function mount(el, block, ctx) {
     );
     if (focusIndex !== undefined) list.children[focusIndex]?.focus();
     const current = order.map((i) => tokens[i]);
+    w.state.current = current;  // the tokens in the learner's order (a task's answer)
     w.state.isTarget = !!targetTokens && current.join('\u0000') === targetTokens.join('\u0000');
     orderLine.textContent = t('tokens.current', { sentence: joinTokens(current, ctx.lab().sentence.trim().includes(' ')) });
     targetLine.textContent = targetTokens ? t(w.state.isTarget ? 'tokens.target_reached' : 'tokens.target', { sentence: pick(block.target) }) : '';
