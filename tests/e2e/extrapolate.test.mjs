@@ -101,7 +101,8 @@ for (const mode of ['http', 'file']) {
     for (const [step, l, n] of loss) assert.deepEqual([l, n], [three(want.learned.losses[step - 1]), three(want.none.losses[step - 1])], `loss at step ${step}`);
     // The summary names what this run produced, then what the literature expects.
     const summary = await page.locator(`${W} .extrap-summary`).innerText();
-    assert.match(summary, /この実行で最初に失敗した方式: /);
+    const failedFirst = want.learned.solvedUpTo <= want.none.solvedUpTo ? ['学習型（learned）', want.learned.solvedUpTo] : ['なし（NoPE）', want.none.solvedUpTo];
+    assert.ok(summary.includes(`この実行で最初に失敗した方式（解けた最大の n のシード平均で比べて）: ${failedFirst[0]}（解けた最大の n: ${failedFirst[1]}）`), summary);
     assert.match(summary, /文献の予想/);
     await page.screenshot({ path: join(artifacts, `${mode}-extrapolate-done.png`), fullPage: true });
     assert.deepEqual(problems.console, [], 'console errors');

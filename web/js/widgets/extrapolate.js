@@ -165,7 +165,7 @@ export function mount(el, block, ctx) {
     return seeds.map((seed) => {
       const series = schemes.map((scheme) => {
         const ys = s.losses[`${scheme}|${seed}`] ?? [];
-        return { label: schemeName(scheme), xs: ys.map((_, i) => i + 1), ys };
+        return { label: schemeName(scheme), xs: ys.map((_, i) => i + 1), ys, style: SCHEMES.indexOf(scheme) };
       });
       // The first scheme's steps give the table its rows; with no data yet there is nothing to plot.
       if (!series[0].xs.length) return h('p', { class: 'muted loss-waiting', 'data-seed': seed }, t('extrap.loss_waiting', { seed }));
@@ -192,7 +192,7 @@ export function mount(el, block, ctx) {
     const testMax = first.testMax;
     const ns = Array.from({ length: testMax }, (_, i) => i + 1);
     // The plot shows, per scheme, the mean over the seeds of the core's 0/1 exact match at each n.
-    const series = schemes.map((sc) => ({ label: schemeName(sc), xs: ns, ys: ns.map((n) => mean(byScheme.get(sc).map((r) => r.evaluation.exactMatch[n - 1]))) }));
+    const series = schemes.map((sc) => ({ label: schemeName(sc), style: SCHEMES.indexOf(sc), xs: ns, ys: ns.map((n) => mean(byScheme.get(sc).map((r) => r.evaluation.exactMatch[n - 1]))) }));
     const plot = lineplot(series, {
       caption: seeds.length > 1 ? t('extrap.em_caption_mean', { seeds: seeds.join(', ') }) : t('extrap.em_caption', { seed: seeds[0] }),
       xLabel: t('extrap.n'),

@@ -15,7 +15,8 @@ function s(tag, attrs) {
 
 let counter = 0;
 
-// series: [{ label, xs, ys }]; opts: { caption, xLabel, yLabel, xMin, xMax, yMin, yMax, cursor, wall, sampleEvery,
+// series: [{ label, xs, ys, style? }] (style: an index into the palette, so a
+// series keeps its colour when others are left out; default its own index); opts: { caption, xLabel, yLabel, xMin, xMax, yMin, yMax, cursor, wall, sampleEvery,
 //   xTicks: [x…] (default: the ends and the middle), shade: { from, to, label } (a band, e.g. the lengths a model was trained on) }
 export function lineplot(series, opts = {}) {
   const id = `lp${++counter}`;
@@ -62,17 +63,19 @@ export function lineplot(series, opts = {}) {
     svg.append(tx);
   }
   series.forEach((q, i) => {
+    const k = q.style ?? i;
     const pts = q.xs.map((x, j) => `${X(x).toFixed(1)},${Y(q.ys[j]).toFixed(1)}`).join(' ');
-    svg.append(s('polyline', { points: pts, fill: 'none', stroke: COLOURS[i % COLOURS.length], 'stroke-width': 1.6, 'stroke-dasharray': DASHES[i % DASHES.length] }));
+    svg.append(s('polyline', { points: pts, fill: 'none', stroke: COLOURS[k % COLOURS.length], 'stroke-width': 1.6, 'stroke-dasharray': DASHES[k % DASHES.length] }));
   });
   if (opts.cursor !== undefined) svg.append(s('line', { x1: X(opts.cursor), x2: X(opts.cursor), y1: pad.t, y2: H - pad.b, class: 'lp-cursor' }));
 
   const legend = h(
     'ul',
     { class: 'lp-legend' },
-    ...series.map((q, i) =>
-      h('li', {}, h('span', { class: 'lp-swatch', style: `border-top: 3px ${DASHES[i % DASHES.length] ? 'dashed' : 'solid'} ${COLOURS[i % COLOURS.length]}`, 'aria-hidden': 'true' }), q.label),
-    ),
+    ...series.map((q, i) => {
+      const k = q.style ?? i;
+      return h('li', {}, h('span', { class: 'lp-swatch', style: `border-top: 3px ${DASHES[k % DASHES.length] ? 'dashed' : 'solid'} ${COLOURS[k % COLOURS.length]}`, 'aria-hidden': 'true' }), q.label);
+    }),
   );
   // The table samples the x axis so it stays readable.
   const every = opts.sampleEvery ?? Math.max(1, Math.ceil((series[0]?.xs.length ?? 1) / 24));
