@@ -88,6 +88,9 @@ const shell = readFileSync(join(web, 'index.html'), 'utf8').replace(/\{\{t:([\w.
 });
 writeFileSync(join(dist, 'index.html'), shell);
 cpSync(join(web, 'css', 'style.css'), join(dist, 'style.css'));
+// The embedding kit for course pages: the host script and an example host page.
+cpSync(join(web, 'embed.js'), join(dist, 'embed.js'));
+cpSync(join(web, 'embed-example.html'), join(dist, 'embed-example.html'));
 
 const katexDist = join(root, 'node_modules', 'katex', 'dist');
 if (!existsSync(katexDist)) fail('node_modules/katex is missing: run npm ci');

@@ -14,6 +14,9 @@ ctest --test-dir build/native --output-on-failure -j"$(nproc 2>/dev/null || echo
 echo "== tsc: poslab.d.ts types the API as it is used"
 npx --no-install tsc -p tests/types && echo "poslab.d.ts: ok" || status=1
 
+echo "== node --test tests/web (page modules: grading, embedding)"
+node --test tests/web/ || status=1
+
 echo "== node --test tests/wasm"
 node --test tests/wasm/ || status=1
 

@@ -106,7 +106,7 @@ test('a malformed exercise file: errors name the file and the field', () => {
   withExercise(head + 'blocks:\n  - type: numeric\n    id: n\n    prompt: { ja: 問, en: Q }\n    fields: [{ label: x, expect: { call: softmax } }]\n', (dir) => {
     assert.throws(() => loadExercises(dir), /blocks\[0\]\.fields\[0\]\.expect\.call: "softmax" is not allowed/);
   });
-  withExercise(head + 'blocks:\n  - type: task\n    id: t\n    prompt: { ja: 問, en: Q }\n    condition: { widget: nowhere, path: state.x, equals: 1 }\n', (dir) => {
+  withExercise(head + 'blocks:\n  - type: task\n    id: t\n    prompt: { ja: 問, en: Q }\n    condition: { widget: nowhere, path: state.x, equals: 1, check: { call: forward, path: output, equals: 1 } }\n', (dir) => {
     assert.throws(() => loadExercises(dir), /condition\.widget: "nowhere" is not the id of a widget/);
   });
   withExercise('id: [unclosed\n', (dir) => {

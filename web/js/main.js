@@ -9,6 +9,10 @@ import { makeResolver } from './expected.js';
 import { renderExercise } from './runner.js';
 import { renderStart } from './start.js';
 import * as progress from './progress.js';
+import { createLearner } from './grading/learner.js';
+import { createAttemptStore } from './grading/attempt-store.js';
+import { createEmbedBridge } from './grading/embed-bridge.js';
+import { createGradingSession } from './grading/session.js';
 
 const exercises = typeof __EXERCISES__ !== 'undefined' ? __EXERCISES__ : [];
 const reportedDone = new Set();
@@ -45,7 +49,9 @@ const root = document.getElementById('main');
 const footer = document.getElementById('site-footer');
 
 function applyHide() {
-  const hide = new Set(app.state.hide ?? []);
+  // embed=1 (a course page's iframe): no site chrome, and the page's own height.
+  const hide = new Set([...(app.state.hide ?? []), ...(app.state.embed ? ['header', 'footer', 'nav'] : [])]);
+  document.documentElement.classList.toggle('embed', !!app.state.embed);
   header.hidden = hide.has('header');
   footer.hidden = hide.has('footer');
   document.body.classList.toggle('hide-nav', hide.has('nav'));
@@ -153,6 +159,15 @@ async function boot() {
   try {
     app.core = await createCore();
     app.resolve = makeResolver(app.core);
+    // Grading: the learner id (URL learner=, the host page, or typed on the
+    // start page), every attempt kept per exercise version, statements to an
+    // embedding host. The core checks and scores; these keep and report.
+    app.learner = createLearner();
+    app.store = createAttemptStore();
+    app.store.attach(window);
+    app.bridge = createEmbedBridge({ learner: () => app.learner.id, onLearner: (id) => app.learner.setFromHost(id) });
+    app.grading = createGradingSession({ core: app.core, store: app.store, learner: app.learner, bridge: app.bridge });
+    app.learner.onChange(() => route());
   } catch (e) {
     root.replaceChildren(h('div', { class: 'page-error' }, h('p', {}, t('boot.failed')), errorBox(e)));
     return;

@@ -10,27 +10,14 @@ import { richBlock, richInline, tex, texToText, richToText } from './rich.js';
 import { evalCondition, getPath } from './check.js';
 import * as progress from './progress.js';
 
-// The exercise as its file says it (the loader adds `file`), so its content
-// hash is the one poslab grade computes from the YAML.
-function exerciseData(exercise) {
-  const { file, ...data } = exercise;
-  return data;
-}
-
+// The core's verdict (ctx.check: kept by the grading session when there is a learner id).
 function coreCheck(ctx, block, answer) {
-  return ctx.core.call('checkAttempt', {
-    exercise: exerciseData(ctx.exercise),
-    question: block.id,
-    answer,
-    variant: ctx.variant ?? {},
-    lab: { ...ctx.lab() },
-    lang: lang(),
-  });
+  return ctx.check(block.id, answer);
 }
 
 async function hintsFor(ctx, block, wrong) {
   if (!block.hint && !block.hints) return [];
-  const texts = await ctx.core.call('unlockedHints', { exercise: exerciseData(ctx.exercise), question: block.id, wrong });
+  const texts = await ctx.core.call('unlockedHints', { exercise: ctx.data, question: block.id, wrong });
   return texts.map((text) => h('div', { class: 'hint', html: `<strong>${t('q.hint')}</strong> ${richInline(pick(text))}` }));
 }
 

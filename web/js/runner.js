@@ -2,7 +2,7 @@
 // tables, widgets, questions) and wires the lab's controls, widgets and
 // tasks together. All numbers come from the core through ctx.core.
 import { h } from './dom.js';
-import { t, pick } from './i18n.js';
+import { t, pick, lang } from './i18n.js';
 import { richBlock, richInline, tex } from './rich.js';
 import * as questions from './questions.js';
 import * as progress from './progress.js';
@@ -88,8 +88,17 @@ function controls(exercise, app, lab, onChange) {
   return h('section', { class: 'controls', 'aria-label': t('ctl.aria') }, h('h2', { class: 'sr-only' }, t('ctl.aria')), ...items, msg);
 }
 
+// The exercise as its file says it (the loader adds `file`): what the core hashes and grades.
+export function exerciseData(exercise) {
+  const { file, ...data } = exercise;
+  return data;
+}
+
 export async function renderExercise(root, exercise, app) {
   progress.visit(exercise.id);
+  // With a learner id, the core's seeded variant and the kept attempts.
+  let graded = null;
+  if (app.learner?.id && app.grading) graded = await app.grading.open(exerciseData(exercise));
   const index = app.exercises.indexOf(exercise);
   const widgets = new Map();
   const touched = new Set();
@@ -100,6 +109,14 @@ export async function renderExercise(root, exercise, app) {
   const ctx = {
     core: app.core,
     exercise,
+    data: exerciseData(exercise),
+    variant: graded?.variant ?? {},
+    // check(questionId, answer): the core's verdict, kept by the grading session when there is a learner.
+    check: async (questionId, answer) => {
+      const options = { lab: { ...lab }, lang: lang() };
+      if (graded) return (await app.grading.check(ctx.data, questionId, answer, options)).result;
+      return app.core.call('checkAttempt', { exercise: ctx.data, question: questionId, answer, variant: {}, ...options });
+    },
     widgets,
     lab: () => lab,
     resolve: app.resolve,

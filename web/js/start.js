@@ -1,9 +1,11 @@
 // The start page: what the lab is, the path with each step's state, the
 // shapes [B, S, D] and the guide's variants table.
 import { h } from './dom.js';
-import { t, pick } from './i18n.js';
+import { t, pick, lang } from './i18n.js';
 import { richInline } from './rich.js';
 import * as progress from './progress.js';
+import { mountGradingPanel } from './grading/panel.js';
+import { exerciseData } from './runner.js';
 
 export function renderStart(root, app) {
   const row = (cells, head = false) => h('tr', {}, ...cells.map((c, i) => h(head ? 'th' : i === 0 ? 'th' : 'td', { scope: head ? 'col' : i === 0 ? 'row' : undefined, html: richInline(c) })));
@@ -60,6 +62,21 @@ export function renderStart(root, app) {
     h('p', {}, t('start.honest')),
     h('p', {}, h('button', { type: 'button', class: 'secondary', id: 'reset-progress', onclick: () => (progress.reset(), renderStart(root, app)) }, t('start.reset'))),
   );
+  // Learner id, submission download / import, reset of the kept attempts.
+  if (app.grading) {
+    const panel = h('section', { class: 'grading-panel', id: 'grading-panel' });
+    main.append(panel);
+    mountGradingPanel(panel, {
+      session: app.grading,
+      store: app.store,
+      learner: app.learner,
+      labVersion: app.core.version,
+      exercises: app.exercises.map(exerciseData),
+      lang,
+      warnings: app.bridge?.warnings ?? [],
+      onChange: () => renderStart(root, app),
+    });
+  }
   root.replaceChildren(main);
   main.dataset.ready = 'true';
 }

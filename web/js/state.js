@@ -17,6 +17,8 @@ export function readState(loc = window.location) {
   for (const params of [query, hash]) {
     for (const [key, value] of params) {
       if (key === 'ex' || key === 'lang' || key === 's' || key === 'pe' || key === 'combine') state[key] = value;
+      else if (key === 'exercise') state.ex = value;  // the embedding form: index.html?exercise=ID&embed=1
+      else if (key === 'embed') state.embed = value === '1' || value === 'true';
       else if (TEXT_KEYS.includes(key)) state[key] = value;
       else if (key === 'mask') state.mask = value === '1' || value === 'true';
       else if (key === 'hide') state.hide = value.split(',').filter(Boolean);
