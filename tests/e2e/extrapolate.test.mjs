@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { startLab, openPage, urlFor, gotoReady, artifacts } from './helpers.mjs';
+import { startLab, openPage, urlFor, gotoReady, artifacts, axeViolations } from './helpers.mjs';
 import { loadLab } from '../wasm/helpers.mjs';
 
 const W = '[data-widget="train"]';
@@ -105,6 +105,7 @@ for (const mode of ['http', 'file']) {
     assert.ok(summary.includes(`この実行で最初に失敗した方式（解けた最大の n のシード平均で比べて）: ${failedFirst[0]}（解けた最大の n: ${failedFirst[1]}）`), summary);
     assert.match(summary, /文献の予想/);
     await page.screenshot({ path: join(artifacts, `${mode}-extrapolate-done.png`), fullPage: true });
+    if (mode === 'http') assert.deepEqual(await axeViolations(page), [], 'axe after a run');
     assert.deepEqual(problems.console, [], 'console errors');
     assert.deepEqual(problems.offOrigin, []);
     await context.close();
@@ -142,6 +143,34 @@ for (const mode of ['http', 'file']) {
     await context.close();
   });
 }
+
+test('a language switch while training keeps the run going; leaving the exercise cancels it', { timeout: 60000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http');
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'train-short-test-long', extra: '&seeds=1' }));
+  const stepsDone = () => page.getAttribute(`${W} [role="progressbar"]`, 'data-steps-done').then(Number);
+  await page.click(`${W} .train-button`);
+  await page.waitForFunction((w) => Number(document.querySelector(`${w} [role="progressbar"]`)?.dataset.stepsDone) >= 10, W);
+  await page.click('button[data-lang="en"]');
+  await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Train short, test long');
+  await page.waitForSelector('[data-ready="true"]');
+  // The re-rendered page shows the same run, still advancing.
+  const a = await stepsDone();
+  await page.waitForFunction(([w, n]) => Number(document.querySelector(`${w} [role="progressbar"]`)?.dataset.stepsDone) > n, [W, a]);
+  assert.equal(await page.getAttribute(W, 'data-status'), 'running');
+  assert.match(await page.locator(`${W} .progress-text`).textContent(), /^Learned \(seed 1\): step \d+ of 400/);
+  assert.equal(await page.locator(`${W} .train-button`).isDisabled(), true);
+  // Away and back: nobody was left to see the run, so it was cancelled.
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'rope', lang: 'en' }));
+  await page.waitForTimeout(500);
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'train-short-test-long', lang: 'en' }));
+  await page.waitForSelector(`${W}[data-status="cancelled"]`, { timeout: 5000 });
+  const b = await stepsDone();
+  await page.waitForTimeout(500);
+  assert.equal(await stepsDone(), b, 'no progress after leaving');
+  assert.ok(b < 5 * 400);
+  assert.deepEqual(problems.console, [], 'console errors');
+  await context.close();
+});
 
 test('bad input is explained in place; the URL keeps only valid settings; a core error is shown in place', { timeout: 60000 }, async () => {
   const { page, context, problems } = await openPage(lab, 'http');
