@@ -1,0 +1,75 @@
+// The real lab page with a learner id: a student answers the hand
+// calculation, reloads, answers more, downloads the submission from the start
+// page, and poslab grade's re-grade of that file equals the page's score —
+// over http and from file://. Expected points are counted here by hand.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { root, startLab, gotoReady } from './helpers.mjs';
+
+const cliPath = resolve(process.env.POSLAB_CLI || join(root, 'build/native/poslab'));
+const dir = mkdtempSync(join(tmpdir(), 'poslab-lab-grading-'));
+let lab;
+before(async () => {
+  lab = await startLab();
+});
+after(async () => {
+  await lab?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function answer(page, id, values) {
+  const q = page.locator(`[data-question="${id}"]`);
+  for (const [i, v] of values.entries()) await q.locator(`input[data-field="${i}"]`).fill(v);
+  await q.locator('.feedback').evaluate((el) => el.replaceChildren());
+  await q.locator('button[type="submit"]').click();
+  await page.waitForFunction((qid) => document.querySelector(`[data-question="${qid}"] .feedback`)?.textContent.length > 0, id);
+  return q.locator('.feedback').getAttribute('class');
+}
+
+for (const mode of ['http', 'file']) {
+  test(`${mode}: answers kept across a reload; the downloaded submission re-grades to the page's score`, { timeout: 120000 }, async () => {
+    const learner = `student-${mode}`;
+    const base = `${lab.bases[mode]}?learner=${learner}`;
+    const ctx2 = await lab.browser.newContext({ acceptDownloads: true });
+    const p = await ctx2.newPage();
+    const problems = { console: [] };
+    p.on('pageerror', (e) => problems.console.push(e.message));
+    p.on('console', (m) => m.type() === 'error' && problems.console.push(m.text()));
+    await gotoReady(p, `${base}#ex=hand-calc`);
+    // x1·x1 = 1, x1·x2 = 0: right. Then the scores without √d_k (1, 0): wrong; then right.
+    assert.match(await answer(p, 'dots-a', ['1', '0']), /correct/);
+    assert.match(await answer(p, 'scaled-a', ['1', '0']), /wrong/);
+    assert.match(await answer(p, 'scaled-a', ['0.707', '0']), /correct/);
+    // A format error costs nothing and is not a point.
+    assert.match(await answer(p, 'softmax-a', ['abc', '0.330']), /malformed/);
+    await p.reload();
+    await p.waitForSelector('[data-ready="true"]');
+    // e^{0.707} / (e^{0.707} + 1) = 0.670 (by hand, as in the seed article).
+    assert.match(await answer(p, 'softmax-a', ['0.670', '0.330']), /correct/);
+    await gotoReady(p, `${base}#`);
+    const [download] = await Promise.all([p.waitForEvent('download'), p.click('.grading-download')]);
+    const file = join(dir, `${mode}.json`);
+    await download.saveAs(file);
+    const submission = JSON.parse(readFileSync(file, 'utf8'));
+    assert.equal(submission.learner, learner);
+    const entry = submission.exercises.find((e) => e.id === 'hand-calc');
+    assert.ok(entry, 'the hand calculation is in the submission');
+    const asked = entry.attempts.map((a) => a.question);
+    // Every attempt is kept, the wrong one and the malformed one too, across the reload.
+    assert.deepEqual(asked.filter((q) => q === 'scaled-a').length, 2);
+    assert.ok(asked.includes('softmax-a'));
+    assert.equal(entry.claimed.points, 3, 'three questions solved, one point each');
+    const out = spawnSync(cliPath, ['grade', '--exercises', join(root, 'exercises'), file, '--format', 'json'], { encoding: 'utf8' });
+    const row = JSON.parse(out.stdout).rows.find((r) => r.exercise === 'hand-calc');
+    assert.equal(row.status, 'graded', row.message);
+    assert.equal(row.points, 3);
+    assert.equal(row.claimedDiffers, false);
+    assert.equal(row.max, entry.claimed.max);
+    assert.deepEqual(problems.console, []);
+    await ctx2.close();
+  });
+}
