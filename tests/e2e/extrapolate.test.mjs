@@ -219,6 +219,8 @@ test('bad input is explained in place; the URL keeps only valid settings; a core
   await page.waitForSelector(`${W}[data-status="error"] .core-error`);
   assert.equal(await page.locator(`${W} .core-error code`).innerText(), coreMessage);
   assert.equal(await page.getAttribute(`${W} [role="progressbar"]`, 'data-steps-done'), '0', 'no step was trained');
+  assert.equal(await page.locator(`${W} .extrap-status`).isHidden(), true, 'no progress bar for a run that never started');
+  assert.equal(await page.locator(`${W} .loss-plot, ${W} .loss-waiting`).count(), 0);
   assert.equal(await page.locator(`${W} .train-button`).isDisabled(), false);
   await page.screenshot({ path: join(artifacts, 'http-en-extrapolate-errors.png'), fullPage: true });
 

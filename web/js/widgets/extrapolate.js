@@ -292,7 +292,11 @@ export function mount(el, block, ctx) {
       w.error = s.error;
       outcome.textContent = '';
       results.replaceChildren(errorBox(s.error));
-      drawLosses(s);
+      // Rejected before the first step (bad options): no progress or curves to show.
+      statusBox.hidden = p.stepsDone === 0;
+      if (p.stepsDone === 0) losses.replaceChildren();
+      else drawLosses(s);
+      ctx.changed(id, false);
       return;
     }
     w.error = null;
