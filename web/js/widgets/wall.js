@@ -22,12 +22,85 @@ export function mount(el, block, ctx) {
   const number = h('input', { type: 'number', min: 0, max, step: 1, value: w.state.pos, class: 'num', 'aria-label': t('wall.position_number') });
   const readout = h('div', { class: 'wall-readout', 'aria-live': 'polite' });
   const plots = h('div', { class: 'wall-plots' });
+  // Attention at GPT-2 small's shape over the whole sequence 0…pos: the
+  // learned table fails past 1024 tokens, the others carry on. Heavy (up to
+  // 2048 × 768, 12 heads): it runs in the core's Worker, one scheme at a time,
+  // with its progress shown, and only when the slider is released.
+  const runButton = h('button', { type: 'button', class: 'secondary gpt2-run' }, t('wall.gpt2_run'));
+  const gpt2Status = h('p', { class: 'gpt2-status', role: 'status', 'aria-live': 'polite' });
+  const gpt2Progress = h('progress', { class: 'gpt2-progress', max: 3, value: 0, hidden: true, 'aria-label': t('wall.gpt2_title') });
+  const gpt2Out = h('div', { class: 'gpt2-out table-scroll', tabindex: '0' });
+  const gpt2 = h('section', { class: 'panel gpt2-attention', 'aria-busy': 'false' }, h('h4', {}, t('wall.gpt2_title')), h('p', { class: 'muted' }, t('wall.gpt2_intro')), runButton, gpt2Progress, gpt2Status, gpt2Out);
   el.append(
     h('p', { class: 'shape', id: `${block.id}-shape` }, t('wall.shape', { rows, D })),
     h('div', { class: 'slider-row' }, h('label', { for: `${block.id}-slider` }, t('wall.position')), slider, number),
     readout,
+    gpt2,
     plots,
   );
+
+  let gpt2Ticket = 0;
+  async function runAttention() {
+    const mine = ++gpt2Ticket;
+    const S = w.state.pos + 1;
+    const lab = ctx.lab();
+    let sentence;
+    try {
+      sentence = await ctx.core.call('tokenize', lab.sentence);
+    } catch (e) {
+      gpt2Out.replaceChildren(errorBox(e));
+      return;
+    }
+    // S tokens: the sentence's tokens over and over (only which token stands where; no numbers).
+    const tokens = Array.from({ length: S }, (_, i) => sentence[i % sentence.length]);
+    const schemes = ['learned', 'sinusoidal', 'rope'];
+    const rowsOut = [];
+    gpt2.setAttribute('aria-busy', 'true');
+    gpt2Progress.hidden = false;
+    for (const [i, pe] of schemes.entries()) {
+      if (mine !== gpt2Ticket) return; // the slider moved on: that run is dropped
+      gpt2Progress.value = i;
+      gpt2Status.textContent = t('wall.gpt2_computing', { scheme: t(`wall.${pe}`), i: i + 1, n: schemes.length, S });
+      const started = performance.now();
+      try {
+        const r = await ctx.core.call('forward', { tokens, pe, dModel: D, heads: 12, weights: 'random', seed: lab.seed, maxPositions: rows, returnAttention: false }, { path: 'output', columns: [0, 1, 2, 3] });
+        const last = Array.from(r.output.data.slice((S - 1) * 4, S * 4));
+        rowsOut.push({ pe, ok: true, ms: performance.now() - started, last });
+      } catch (e) {
+        rowsOut.push({ pe, ok: false, error: e });
+      }
+    }
+    if (mine !== gpt2Ticket) return;
+    gpt2Progress.value = schemes.length;
+    gpt2Progress.hidden = true;
+    gpt2.setAttribute('aria-busy', 'false');
+    gpt2Status.textContent = t('wall.gpt2_done', { S });
+    gpt2Out.replaceChildren(
+      h(
+        'table',
+        { class: 'data-table gpt2-table' },
+        h('caption', {}, t('wall.gpt2_caption', { S })),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('wall.gpt2_scheme')), h('th', { scope: 'col' }, t('wall.gpt2_time')), h('th', { scope: 'col' }, t('wall.gpt2_out')))),
+        h(
+          'tbody',
+          {},
+          ...rowsOut.map((r) =>
+            h(
+              'tr',
+              { 'data-scheme': r.pe, 'data-ok': String(r.ok) },
+              h('th', { scope: 'row' }, t(`wall.${r.pe}`)),
+              h('td', {}, r.ok ? String(Math.round(r.ms)) : '—'),
+              h('td', {}, r.ok ? r.last.map((v) => fmt(v, 3)).join(', ') : t('wall.gpt2_failed')),
+            ),
+          ),
+        ),
+      ),
+      // What the core said, in place, below the table.
+      ...rowsOut.filter((r) => !r.ok).map((r) => errorBox(r.error, { lesson: r.pe === 'learned' })),
+    );
+  }
+  runButton.addEventListener('click', () => runAttention());
+  slider.addEventListener('change', () => runAttention());
   // The curves do not depend on the slider: computed once per update.
   let curves = null;
   const q0 = Array.from({ length: D }, (_, i) => (i % 2 === 0 ? 1 : 0));
