@@ -18,6 +18,10 @@ const DEFAULT_STEPS = 400;
 const MAX_SEEDS = 5;
 export const STEPS_MIN = 1;
 export const STEPS_MAX = 2000; // the core allows 20000; 15 runs of 2000 steps already take minutes
+// The core's defaults (ExtrapolationOptions), which the page does not change;
+// the results carry their own trainMax and testMax.
+const TRAIN_MAX = 16;
+const TEST_MAX = 48;
 const REDRAW_MS = 200; // the loss curves are redrawn at most this often
 // What the papers report (Press et al. 2022; Kazemnejad et al. 2023): the
 // learned table fails first past its trained length, NoPE goes furthest.
@@ -91,7 +95,7 @@ export function mount(el, block, ctx) {
   const statusBox = h('div', { class: 'extrap-status', hidden: true }, progress, progressText);
   const losses = h('div', { class: 'extrap-losses' });
   const results = h('div', { class: 'extrap-results' }, h('p', { class: 'muted' }, t('extrap.before_run')));
-  el.append(h('p', { class: 'help' }, t('extrap.intro', { trainMax: 16, testMax: 48 })), form, statusBox, outcome, losses, results);
+  el.append(h('p', { class: 'help' }, t('extrap.intro', { trainMax: TRAIN_MAX, testMax: TEST_MAX })), form, statusBox, outcome, losses, results);
 
   // ---- the controls and the URL ----
   const setBoxes = (list) => boxes.forEach((b) => (b.checked = list.includes(b.value)));
