@@ -73,3 +73,38 @@ for (const mode of ['http', 'file']) {
     await ctx2.close();
   });
 }
+
+test('http: two learners get different seeded variants of the RoPE question; each is graded on their own', { timeout: 120000 }, async () => {
+  const { createRequire } = await import('node:module');
+  const yaml = createRequire(import.meta.url)('js-yaml');
+  const core = await (await import('./helpers.mjs')).nodeCore();
+  const exercise = yaml.load(readFileSync(join(root, 'exercises', '07-rope.yaml'), 'utf8'));
+  const variantOf = (learner) => core.variant({ exercise, learner }).variant;
+  // Two learners whose variants differ (found with the core, not assumed).
+  const names = ['ann', 'ben', 'cho', 'dai', 'eve', 'fumi'];
+  const a = names[0];
+  const b = names.find((n) => JSON.stringify(variantOf(n)) !== JSON.stringify(variantOf(a)));
+  const rotate = ({ q: [x, y], m }) => [x * Math.cos(m) - y * Math.sin(m), x * Math.sin(m) + y * Math.cos(m)].map((v) => v.toFixed(3));
+  for (const [learner, other] of [[a, b], [b, a]]) {
+    const ctx = await lab.browser.newContext({ acceptDownloads: true });
+    const p = await ctx.newPage();
+    await gotoReady(p, `${lab.bases.http}?learner=${learner}#ex=rope`);
+    const v = variantOf(learner);
+    const prompt = (await p.locator('[data-question="rotate-2d"] .prompt').innerText()).replace(/\s+/g, '');
+    assert.ok(prompt.includes(`(${v.q[0]},${v.q[1]})`) && prompt.includes(`m=${v.m}`), `${learner}'s prompt shows their variant: ${prompt}`);
+    const mine = rotate(v);
+    const theirs = rotate(variantOf(other));
+    if (mine.join() !== theirs.join()) assert.match(await answer(p, 'rotate-2d', theirs), /wrong/);
+    assert.match(await answer(p, 'rotate-2d', mine), /correct/);
+    await gotoReady(p, `${lab.bases.http}?learner=${learner}#`);
+    const [download] = await Promise.all([p.waitForEvent('download'), p.click('.grading-download')]);
+    const file = join(dir, `${learner}.json`);
+    await download.saveAs(file);
+    const out = spawnSync(cliPath, ['grade', '--exercises', join(root, 'exercises'), file, '--format', 'json'], { encoding: 'utf8' });
+    const row = JSON.parse(out.stdout).rows.find((r) => r.exercise === 'rope');
+    assert.equal(row.status, 'graded', row.message);
+    assert.equal(row.questions.find((q) => q.id === 'rotate-2d').solved, true);
+    assert.equal(row.claimedDiffers, false);
+    await ctx.close();
+  }
+});

@@ -124,10 +124,13 @@ test('RoPE: equal m − n gives the same score; the rotated 2-D vector answer', 
   const r = core.ropeCheck({ dHead: 8, m: 3, n: 1, shift: 5, seed: 0 });
   assert.deepEqual(values, [r.score, r.shiftedScore, r.diff]);
   assert.ok(Math.abs(values[0] - values[1]) < 1e-4, 'the score depends on m − n only');
-  // (cos 1, sin 1), worked out here, is accepted.
+  // The question's q and m are the variant the page prints (no learner id: everyone's);
+  // the rotation, worked out here: (x cos m − y sin m, x sin m + y cos m).
   const q = page.locator('[data-question="rotate-2d"]');
-  await q.locator('input[data-field="0"]').fill(Math.cos(1).toFixed(3));
-  await q.locator('input[data-field="1"]').fill(Math.sin(1).toFixed(3));
+  const [x, y, m] = (await q.locator('.prompt').innerText()).match(/\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)[\s\S]*?m\s*=\s*(\d+)/).slice(1).map(Number);
+  assert.ok([x, y, m].every(Number.isInteger), 'the prompt shows the variant numbers');
+  await q.locator('input[data-field="0"]').fill((x * Math.cos(m) - y * Math.sin(m)).toFixed(3));
+  await q.locator('input[data-field="1"]').fill((x * Math.sin(m) + y * Math.cos(m)).toFixed(3));
   await q.locator('button[type="submit"]').click();
   await page.waitForSelector('[data-question="rotate-2d"] .feedback.correct');
   assert.deepEqual(problems.console, []);

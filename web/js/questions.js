@@ -10,6 +10,15 @@ import { richBlock, richInline, tex, texToText, richToText } from './rich.js';
 import { evalCondition, getPath } from './check.js';
 import * as progress from './progress.js';
 
+// The learner's variant values in a question's text: {{name}} or {{name.i}}
+// (the numbers are the core's, drawn from the learner's seed; this only prints them).
+function fill(text, variant = {}) {
+  return String(text).replace(/\{\{(\w+)(?:\.(\d+))?\}\}/g, (whole, name, index) => {
+    const v = index === undefined ? variant[name] : variant[name]?.[Number(index)];
+    return v === undefined ? whole : String(v);
+  });
+}
+
 // The core's verdict (ctx.check: kept by the grading session when there is a learner id).
 function coreCheck(ctx, block, answer) {
   return ctx.check(block.id, answer);
@@ -36,7 +45,7 @@ function shell(block, ctx, kind) {
   const feedback = h('div', { class: 'feedback', role: 'status', 'aria-live': 'polite' });
   const el = h('section', { class: `question q-${kind}`, 'data-question': block.id, 'aria-labelledby': `${block.id}-title` });
   const head = h('h3', { id: `${block.id}-title`, class: 'q-title' }, h('span', { class: 'q-kind' }, block.heading ? pick(block.heading) : t(`q.${kind}`, { n })), ' ', h('span', { class: 'q-state' }));
-  el.append(head, h('div', { class: 'prompt', html: richBlock(pick(block.prompt)) }));
+  el.append(head, h('div', { class: 'prompt', html: richBlock(fill(pick(block.prompt), ctx.variant)) }));
   const setDone = (done) => {
     el.classList.toggle('done', done);
     head.querySelector('.q-state').textContent = done ? t('q.done_badge') : '';
@@ -60,8 +69,8 @@ export function numeric(block, ctx) {
   let wrong = 0;
   const inputs = block.fields.map((f, i) => {
     const id = `${block.id}-f${i}`;
-    const input = h('input', { id, type: 'text', inputmode: 'decimal', autocomplete: 'off', spellcheck: 'false', class: 'answer', 'data-field': i, 'aria-label': texToText(f.label) });
-    return { input, wrap: h('div', { class: 'field' }, h('label', { for: id, html: tex(f.label) }), input, h('span', { class: 'mark', 'aria-hidden': 'true' })) };
+    const input = h('input', { id, type: 'text', inputmode: 'decimal', autocomplete: 'off', spellcheck: 'false', class: 'answer', 'data-field': i, 'aria-label': texToText(fill(f.label, ctx.variant)) });
+    return { input, wrap: h('div', { class: 'field' }, h('label', { for: id, html: tex(fill(f.label, ctx.variant)) }), input, h('span', { class: 'mark', 'aria-hidden': 'true' })) };
   });
   const button = h('button', { type: 'submit' }, t('q.check'));
   const form = h('form', { class: 'answer-form', novalidate: true }, h('div', { class: 'fields' }, ...inputs.map((x) => x.wrap)), button);
@@ -88,7 +97,7 @@ export function numeric(block, ctx) {
         feedback,
         'malformed',
         h('p', {}, t('q.malformed')),
-        h('ul', {}, ...bad.map((i) => h('li', {}, h('span', { html: tex(block.fields[i].label) }), ': ', values[i].trim() === '' ? t('q.empty') : t('q.not_a_number', { value: values[i] })))),
+        h('ul', {}, ...bad.map((i) => h('li', {}, h('span', { html: tex(fill(block.fields[i].label, ctx.variant)) }), ': ', values[i].trim() === '' ? t('q.empty') : t('q.not_a_number', { value: values[i] })))),
         h('p', { class: 'muted' }, t('q.no_attempt')),
       );
       return;
@@ -125,7 +134,7 @@ export function choice(block, ctx) {
     const input = h('input', { type: kind, name: block.id, id, value: o.id, 'aria-label': richToText(pick(o.label)) });
     return { o, input, wrap: h('div', { class: 'option' }, input, h('label', { for: id, html: richInline(pick(o.label)) })) };
   });
-  const legend = h('legend', { class: 'sr-only' }, richToText(pick(block.prompt)));
+  const legend = h('legend', { class: 'sr-only' }, richToText(fill(pick(block.prompt), ctx.variant)));
   const form = h(
     'form',
     { class: 'answer-form', novalidate: true },

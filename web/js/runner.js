@@ -99,6 +99,8 @@ export async function renderExercise(root, exercise, app) {
   // With a learner id, the core's seeded variant and the kept attempts.
   let graded = null;
   if (app.learner?.id && app.grading) graded = await app.grading.open(exerciseData(exercise));
+  // Without a learner id, practice on the variant of the empty id (the same for everyone).
+  const variant = graded?.variant ?? (exercise.variants ? (await app.core.call('variant', { exercise: exerciseData(exercise), learner: '' })).variant : {});
   const index = app.exercises.indexOf(exercise);
   const widgets = new Map();
   const touched = new Set();
@@ -110,12 +112,12 @@ export async function renderExercise(root, exercise, app) {
     core: app.core,
     exercise,
     data: exerciseData(exercise),
-    variant: graded?.variant ?? {},
+    variant,
     // check(questionId, answer): the core's verdict, kept by the grading session when there is a learner.
     check: async (questionId, answer) => {
       const options = { lab: { ...lab }, lang: lang() };
       if (graded) return (await app.grading.check(ctx.data, questionId, answer, options)).result;
-      return app.core.call('checkAttempt', { exercise: ctx.data, question: questionId, answer, variant: {}, ...options });
+      return app.core.call('checkAttempt', { exercise: ctx.data, question: questionId, answer, variant, ...options });
     },
     widgets,
     lab: () => lab,
