@@ -1,60 +1,15 @@
-// Unit tests of the answer checks (web/js/check.js) and of the exercise
-// files' validation (web/js/exercise-loader.mjs). No browser needed.
+// Unit tests of the page's helpers (web/js/check.js) and of the exercise
+// files' validation (web/js/exercise-loader.mjs). No browser needed. The
+// answer checks themselves are the core's (tests/cpp/grading_test.cpp,
+// tests/wasm/grading.test.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, copyFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseNumber, isClose, gradeNumeric, gradeChoice, evalCondition, rowsDiffer, swapPermutation, getPath } from '../../web/js/check.js';
+import { evalCondition, rowsDiffer, swapPermutation, getPath } from '../../web/js/check.js';
 import { loadExercises } from '../../web/js/exercise-loader.mjs';
 import { root } from './helpers.mjs';
-
-test('parseNumber: ASCII, full-width, minus signs, exponents', () => {
-  assert.deepEqual(parseNumber('0.707'), { ok: true, value: 0.707 });
-  assert.deepEqual(parseNumber(' .5 '), { ok: true, value: 0.5 });
-  assert.deepEqual(parseNumber('０．６７０'), { ok: true, value: 0.67 });
-  assert.deepEqual(parseNumber('－１'), { ok: true, value: -1 });
-  assert.deepEqual(parseNumber('\u22120.25'), { ok: true, value: -0.25 });
-  assert.deepEqual(parseNumber('7.07e-1'), { ok: true, value: 0.707 });
-  assert.deepEqual(parseNumber('1,000'), { ok: false, reason: 'not_a_number' });
-  assert.deepEqual(parseNumber('abc'), { ok: false, reason: 'not_a_number' });
-  assert.deepEqual(parseNumber('0.7.1'), { ok: false, reason: 'not_a_number' });
-  assert.deepEqual(parseNumber('Infinity'), { ok: false, reason: 'not_a_number' });
-  assert.deepEqual(parseNumber(''), { ok: false, reason: 'empty' });
-  assert.deepEqual(parseNumber('  '), { ok: false, reason: 'empty' });
-});
-
-test('isClose: |a − e| <= atol + rtol·|e|', () => {
-  assert.equal(isClose(0.707, 1 / Math.SQRT2, { atol: 0.005 }), true);
-  assert.equal(isClose(0.7, 1 / Math.SQRT2, { atol: 0.005 }), false);
-  assert.equal(isClose(101, 100, { rtol: 0.01 }), true);
-  assert.equal(isClose(102, 100, { rtol: 0.01 }), false);
-  assert.equal(isClose(NaN, 1, { atol: 1 }), false);
-});
-
-test('gradeNumeric: correct, wrong with a known mistake, malformed', () => {
-  const expected = [Math.exp(1 / Math.SQRT2) / (Math.exp(1 / Math.SQRT2) + 1), 1 / (Math.exp(1 / Math.SQRT2) + 1)];
-  const noScaling = Math.E / (Math.E + 1);
-  const mistakes = [{ values: [noScaling, null], feedback: 'no-scaling' }];
-  assert.equal(gradeNumeric(['0.670', '0.330'], expected, mistakes).status, 'correct');
-  const wrong = gradeNumeric(['0.731', '0.269'], expected, mistakes);
-  assert.equal(wrong.status, 'wrong');
-  assert.equal(wrong.mistake.feedback, 'no-scaling');
-  assert.deepEqual(wrong.fields.map((f) => f.ok), [false, false]);
-  const other = gradeNumeric(['0.9', '0.330'], expected, mistakes);
-  assert.equal(other.mistake, null);
-  assert.deepEqual(other.fields.map((f) => f.ok), [false, true]);
-  const bad = gradeNumeric(['zero', '0.330'], expected, mistakes);
-  assert.equal(bad.status, 'malformed');
-  assert.equal(bad.fields[0].reason, 'not_a_number');
-  assert.throws(() => gradeNumeric(['1'], expected), /1 inputs for 2/);
-});
-
-test('gradeChoice: exact set, extras and misses', () => {
-  assert.equal(gradeChoice(['a'], ['a']).correct, true);
-  assert.deepEqual(gradeChoice(['a', 'c'], ['a', 'b']), { correct: false, wrongChosen: ['c'], missed: ['b'], empty: false });
-  assert.equal(gradeChoice([], ['a']).empty, true);
-});
 
 test('evalCondition and helpers', () => {
   const w = { state: { isTarget: true, shift: 0 }, result: { maxAbsDiff: 0.2, learnedError: { message: 'x' } } };

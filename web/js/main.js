@@ -5,7 +5,6 @@ import { h, errorBox } from './dom.js';
 import { t, pick, setLang, lang, LANGS } from './i18n.js';
 import { readState, writeState, shareLink, hashOf } from './state.js';
 import { createCore } from './core-client.js';
-import { makeResolver } from './expected.js';
 import { renderExercise } from './runner.js';
 import { renderStart } from './start.js';
 import * as progress from './progress.js';
@@ -21,7 +20,6 @@ const app = {
   core: null,
   state: {},
   exercises,
-  resolve: null,
   setState(patch) {
     for (const [k, v] of Object.entries(patch)) {
       if (v === undefined) delete app.state[k];
@@ -158,7 +156,6 @@ async function boot() {
   root.replaceChildren(h('p', { class: 'loading', role: 'status' }, t('boot.loading')));
   try {
     app.core = await createCore();
-    app.resolve = makeResolver(app.core);
     // Grading: the learner id (URL learner=, the host page, or typed on the
     // start page), every attempt kept per exercise version, statements to an
     // embedding host. The core checks and scores; these keep and report.

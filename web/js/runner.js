@@ -121,7 +121,6 @@ export async function renderExercise(root, exercise, app) {
     },
     widgets,
     lab: () => lab,
-    resolve: app.resolve,
     getUrl: (key) => app.state[key],
     setUrl: (key, value) => app.setState({ [key]: value }),
     questionNumber: (id) => qIds.indexOf(id) + 1,
