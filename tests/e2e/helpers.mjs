@@ -90,7 +90,12 @@ export function urlFor(lab, mode, { ex, lang, extra = '' } = {}) {
 
 export async function gotoReady(page, url) {
   await page.goto(url);
-  await page.waitForSelector('[data-ready="true"]', { timeout: 30000 });
+  // A navigation that changes only the hash returns before the page has
+  // re-rendered, while the previous page still says data-ready: so wait for
+  // the page the URL names (an exercise, or the start page).
+  const u = new URL(url);
+  const ex = new URLSearchParams(u.hash.replace(/^#/, '')).get('ex') ?? u.searchParams.get('ex');
+  await page.waitForSelector(ex ? `[data-exercise="${ex}"][data-ready="true"]` : '.start[data-ready="true"]', { timeout: 30000 });
 }
 
 // The numbers of an output table, row by row (the page prints 3 decimals).
