@@ -56,7 +56,8 @@ function shell(block, ctx, kind) {
 
 function show(feedback, cls, ...children) {
   feedback.className = `feedback ${cls}`;
-  feedback.replaceChildren(...children);
+  // As h() does: an absent part (no explain, no matched mistake) is left out, not shown as "null".
+  feedback.replaceChildren(...children.filter((c) => c !== null && c !== undefined && c !== false));
 }
 
 function attemptsLine(n) {
