@@ -138,6 +138,9 @@ async function route() {
   } catch (e) {
     if (mine === routing) root.replaceChildren(h('div', { class: 'page-error' }, errorBox(e)));
   }
+  // Report the rendered height now: Chromium pauses ResizeObserver in a
+  // cross-origin iframe that is off screen (a course page's second lab).
+  app.bridge?.notifySize();
 }
 
 window.addEventListener('hashchange', () => {
