@@ -7,25 +7,6 @@ export function forwardArgs(lab, extra = {}) {
   return { text: lab.sentence, pe: lab.pe, causal: lab.causal, dModel: lab.d, seed: lab.seed, heads: lab.heads, weights: lab.weights, ...extra };
 }
 
-// The mean of the rows of an [S, D] output (the sentence vector), computed by
-// the core: column c's mean is the dot product ⟨column c, (1/S, …, 1/S)⟩, and
-// ropeCheck with m = n = shift = 0 returns exactly ⟨q, k⟩. Interim until the
-// core has a call for it (see the report / exercises/README.md).
-export async function coreRowMean(core, matrix) {
-  const [S, D] = matrix.shape;
-  const width = S % 2 === 0 ? Math.max(2, S) : S + 1;
-  const k = Array.from({ length: width }, (_, i) => (i < S ? 1 / S : 0));
-  const calls = [];
-  for (let c = 0; c < D; c++) {
-    const q = Array.from({ length: width }, (_, i) => (i < S ? matrix.data[i * D + c] : 0));
-    calls.push({ method: 'ropeCheck', args: { dHead: width, m: 0, n: 0, shift: 0, q, k } });
-  }
-  const results = await core.batch(calls);
-  const bad = results.find((r) => !r.ok);
-  if (bad) throw bad.error;
-  return results.map((r) => r.result.score);
-}
-
 // A table of vectors, one row each: label, then D numbers.
 export function vectorTable(rows, { caption, dims, labelTitle, footer } = {}) {
   const D = rows.length ? rows[0].values.length : 0;
