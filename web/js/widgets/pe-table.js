@@ -18,7 +18,7 @@ export function mount(el, block, ctx) {
       return;
     }
     try {
-      const { encoding } = await ctx.core.call('encoding', { scheme: lab.pe, length, dModel: lab.d, seed: lab.seed });
+      const { encoding, wavelengths } = await ctx.core.call('encoding', { scheme: lab.pe, length, dModel: lab.d, seed: lab.seed });
       const [S, D] = encoding.shape;
       // Transposed for display: one row per dimension, positions along the x axis.
       const byDim = Array.from({ length: D }, (_, d) => Array.from({ length: S }, (_, p) => encoding.data[p * D + d]));
@@ -33,6 +33,20 @@ export function mount(el, block, ctx) {
           dims.map((d) => ({ label: t('pe.dim_label', { d }), xs, ys: byDim[d] })),
           { caption: t('pe.plot_caption'), xLabel: t('pe.pos') },
         ),
+        // Sinusoidal only: each (sin, cos) pair's wavelength 2π·10000^{2i/D}, from the core.
+        wavelengths
+          ? h(
+              'div',
+              { class: 'table-scroll', tabindex: '0' },
+              h(
+                'table',
+                { class: 'vec-table pe-wavelengths' },
+                h('caption', {}, t('pe.wavelengths_caption')),
+                h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('pe.pair')), ...Array.from(wavelengths.data, (_, i) => h('th', { scope: 'col' }, `${2 * i}, ${2 * i + 1}`)))),
+                h('tbody', {}, h('tr', {}, h('th', { scope: 'row' }, t('pe.wavelength')), ...Array.from(wavelengths.data, (v) => h('td', {}, v < 1000 ? v.toFixed(1) : Math.round(v).toLocaleString('en-US'))))),
+              ),
+            )
+          : null,
       );
     } catch (e) {
       w.result = null;
