@@ -5,13 +5,14 @@ import { h, errorBox } from './dom.js';
 import { t, pick, setLang, lang, LANGS } from './i18n.js';
 import { readState, writeState, shareLink, hashOf } from './state.js';
 import { createCore } from './core-client.js';
-import { renderExercise } from './runner.js';
+import { renderExercise, exerciseData } from './runner.js';
 import { renderStart } from './start.js';
 import * as progress from './progress.js';
 import { createLearner } from './grading/learner.js';
 import { createAttemptStore } from './grading/attempt-store.js';
 import { createEmbedBridge } from './grading/embed-bridge.js';
 import { createGradingSession } from './grading/session.js';
+import { createLmsReporter } from './lms/reporter.js';
 
 const exercises = typeof __EXERCISES__ !== 'undefined' ? __EXERCISES__ : [];
 const reportedDone = new Set();
@@ -167,6 +168,8 @@ async function boot() {
     app.store.attach(window);
     app.bridge = createEmbedBridge({ learner: () => app.learner.id, onLearner: (id) => app.learner.setFromHost(id) });
     app.grading = createGradingSession({ core: app.core, store: app.store, learner: app.learner, bridge: app.bridge });
+    // Inside an LMS package (lms= in its launch URL): scores to SCORM 1.2 / 2004 / cmi5; null otherwise.
+    app.lms = await createLmsReporter({ session: app.grading, core: app.core, learner: app.learner, store: app.store, exercises: exercises.map(exerciseData), lang });
     app.learner.onChange(() => route());
   } catch (e) {
     root.replaceChildren(h('div', { class: 'page-error' }, h('p', {}, t('boot.failed')), errorBox(e)));

@@ -22,6 +22,8 @@ export async function callCore(core, method, args) {
  */
 export function createGradingSession({ core, store, learner, bridge }) {
   const opened = new Map(); // exercise id → {exercise, ref, seed, variant}
+  // onResult listeners (e.g. the LMS reporter, web/js/lms/): told of every graded attempt.
+  const resultListeners = new Set();
 
   const needLearner = () => {
     if (!learner.id) throw new Error('grading session: no learner id yet (URL learner=, the host, or typed on the start page)');
@@ -98,6 +100,15 @@ export function createGradingSession({ core, store, learner, bridge }) {
       });
       const complete = g.questions.every((x) => x.solved);
       if (complete) await session.finish(exercise, g);
+      const event = { exercise, contentHash: o.ref.contentHash, seed: o.seed, questionId, type: block?.type, answer, result, question: q, grade: g, complete };
+      for (const f of resultListeners) {
+        try {
+          await f(event);
+        } catch (e) {
+          // A listener's failure (an LMS that went away) must not undo the check.
+          console.warn('grading session: onResult listener failed', e);
+        }
+      }
       return { result, question: q, grade: g, hints, complete };
     },
 
@@ -112,6 +123,17 @@ export function createGradingSession({ core, store, learner, bridge }) {
         score: { raw: g.points, max: g.max },
         success: g.questions.every((x) => x.solved),
       }) ?? null;
+    },
+
+    /**
+     * f({exercise, contentHash, seed, questionId, type, answer, result, question, grade, complete})
+     * after every graded (not malformed) attempt: the core's checkAttempt
+     * result, the question's and the exercise's grade after it. Returns an
+     * unsubscribe function.
+     */
+    onResult(f) {
+      resultListeners.add(f);
+      return () => resultListeners.delete(f);
     },
 
     // What is typed but not checked yet (kept on pagehide).
