@@ -78,13 +78,7 @@ double Args::get_double(const std::string& flag, double fallback) const {
 
 std::vector<std::size_t> Args::get_size_list(const std::string& flag) const {
     std::vector<std::size_t> out;
-    const std::string text = get(flag, "");
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const std::size_t comma = std::min(text.find(',', start), text.size());
-        out.push_back(parse_size(text.substr(start, comma - start), flag + " entry"));
-        start = comma + 1;
-    }
+    for (const std::string& entry : split_commas(get(flag, ""))) out.push_back(parse_size(entry, flag + " entry"));
     return out;
 }
 
@@ -107,8 +101,7 @@ bool FlagReader::boolean(const char* key, bool fallback) const {
     return a_.has(flag(key)) ? true : fallback;
 }
 
-std::vector<std::string> FlagReader::strings(const char* key) const {
-    const std::string text = a_.get(flag(key), "");
+std::vector<std::string> split_commas(const std::string& text) {
     std::vector<std::string> out;
     std::size_t start = 0;
     while (start <= text.size()) {
@@ -118,6 +111,8 @@ std::vector<std::string> FlagReader::strings(const char* key) const {
     }
     return out;
 }
+
+std::vector<std::string> FlagReader::strings(const char* key) const { return split_commas(a_.get(flag(key), "")); }
 
 std::vector<std::vector<double>> FlagReader::rows(const char* key) const {
     const std::string name = flag(key);

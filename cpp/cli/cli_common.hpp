@@ -56,6 +56,9 @@ private:
     const Args& a_;
 };
 
+// "a,b,,c" → {"a", "b", "", "c"} (empty entries kept, so callers can name them).
+std::vector<std::string> split_commas(const std::string& text);
+
 // Whole number from text, strictly (no sign, no trailing junk).
 std::size_t parse_size(const std::string& text, const std::string& what, std::size_t max = SIZE_MAX);
 

@@ -34,17 +34,6 @@ n = train-max+1…test-max, and the seconds taken.
 Bad input: a one-line message on stderr, exit status 2.
 )";
 
-std::vector<std::string> split_commas(const std::string& text) {
-    std::vector<std::string> out;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const std::size_t comma = std::min(text.find(',', start), text.size());
-        out.push_back(text.substr(start, comma - start));
-        start = comma + 1;
-    }
-    return out;
-}
-
 std::int64_t get_int(const Args& a, const std::string& flag, std::int64_t fallback) {
     if (!a.has(flag)) return fallback;
     const std::size_t v = a.get_size(flag, 0);

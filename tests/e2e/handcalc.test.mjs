@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { startLab, openPage, urlFor, gotoReady, artifacts } from './helpers.mjs';
+import { answerNumeric } from './helpers.mjs';
 
 let lab;
 before(async () => {
@@ -14,19 +15,7 @@ after(async () => {
   await lab?.close();
 });
 
-async function answer(page, id, values) {
-  const q = page.locator(`[data-question="${id}"]`);
-  for (const [i, v] of values.entries()) await q.locator(`input[data-field="${i}"]`).fill(v);
-  // Empty the old feedback first, so the wait below sees the new one.
-  await q.locator('.feedback').evaluate((el) => el.replaceChildren());
-  await q.locator('button[type="submit"]').click();
-  await page.waitForFunction((qid) => document.querySelector(`[data-question="${qid}"] .feedback`)?.textContent.length > 0, id);
-  return {
-    cls: await q.locator('.feedback').getAttribute('class'),
-    text: await q.locator('.feedback').innerText(),
-    attempts: (await q.locator('.feedback .attempts').count()) ? await q.locator('.feedback .attempts').textContent() : null,
-  };
-}
+const answer = answerNumeric;
 
 for (const mode of ['http', 'file']) {
   test(`${mode}: the seed's numbers are accepted, order (x1, x2) then (x2, x1)`, { timeout: 90000 }, async () => {

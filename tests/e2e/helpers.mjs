@@ -113,3 +113,19 @@ export async function axeViolations(page) {
   const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
 }
+
+// Types values into a numeric question's fields, checks it, and returns the
+// feedback the page shows (class, text, attempts line).
+export async function answerNumeric(page, id, values) {
+  const q = page.locator(`[data-question="${id}"]`);
+  for (const [i, v] of values.entries()) await q.locator(`input[data-field="${i}"]`).fill(v);
+  // Empty the old feedback first, so the wait below sees the new one.
+  await q.locator('.feedback').evaluate((el) => el.replaceChildren());
+  await q.locator('button[type="submit"]').click();
+  await page.waitForFunction((qid) => document.querySelector(`[data-question="${qid}"] .feedback`)?.textContent.length > 0, id);
+  return {
+    cls: await q.locator('.feedback').getAttribute('class'),
+    text: await q.locator('.feedback').innerText(),
+    attempts: (await q.locator('.feedback .attempts').count()) ? await q.locator('.feedback .attempts').textContent() : null,
+  };
+}

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { root, startLab, gotoReady } from './helpers.mjs';
+import { root, startLab, gotoReady, answerNumeric } from './helpers.mjs';
 
 const cliPath = resolve(process.env.POSLAB_CLI || join(root, 'build/native/poslab'));
 const dir = mkdtempSync(join(tmpdir(), 'poslab-lab-grading-'));
@@ -21,14 +21,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function answer(page, id, values) {
-  const q = page.locator(`[data-question="${id}"]`);
-  for (const [i, v] of values.entries()) await q.locator(`input[data-field="${i}"]`).fill(v);
-  await q.locator('.feedback').evaluate((el) => el.replaceChildren());
-  await q.locator('button[type="submit"]').click();
-  await page.waitForFunction((qid) => document.querySelector(`[data-question="${qid}"] .feedback`)?.textContent.length > 0, id);
-  return q.locator('.feedback').getAttribute('class');
-}
+const answer = async (page, id, values) => (await answerNumeric(page, id, values)).cls;
 
 for (const mode of ['http', 'file']) {
   test(`${mode}: answers kept across a reload; the downloaded submission re-grades to the page's score`, { timeout: 120000 }, async () => {
