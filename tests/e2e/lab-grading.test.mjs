@@ -39,8 +39,13 @@ for (const mode of ['http', 'file']) {
     assert.match(await answer(p, 'scaled-a', ['0.707', '0']), /correct/);
     // A format error costs nothing and is not a point.
     assert.match(await answer(p, 'softmax-a', ['abc', '0.330']), /malformed/);
+    // Typed but not checked: kept as a draft through the reload (pagehide), with what was checked.
+    await p.locator('[data-question="output-a"] input[data-field="0"]').fill('0.67');
     await p.reload();
     await p.waitForSelector('[data-ready="true"]');
+    assert.equal(await p.locator('[data-question="output-a"] input[data-field="0"]').inputValue(), '0.67');
+    assert.equal(await p.locator('[data-question="scaled-a"] input[data-field="0"]').inputValue(), '0.707');
+    assert.match((await p.locator('[data-question="dots-a"]').getAttribute('class')) ?? '', /done/);
     // e^{0.707} / (e^{0.707} + 1) = 0.670 (by hand, as in the seed article).
     assert.match(await answer(p, 'softmax-a', ['0.670', '0.330']), /correct/);
     await gotoReady(p, `${base}#`);

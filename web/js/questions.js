@@ -50,7 +50,7 @@ function shell(block, ctx, kind) {
     el.classList.toggle('done', done);
     head.querySelector('.q-state').textContent = done ? t('q.done_badge') : '';
   };
-  setDone(progress.isCorrect(ctx.exercise.id, block.id));
+  setDone(ctx.solved?.(block.id) || progress.isCorrect(ctx.exercise.id, block.id));
   return { el, feedback, setDone };
 }
 
@@ -73,6 +73,10 @@ export function numeric(block, ctx) {
     const input = h('input', { id, type: 'text', inputmode: 'decimal', autocomplete: 'off', spellcheck: 'false', class: 'answer', 'data-field': i, 'aria-label': texToText(fill(f.label, ctx.variant)) });
     return { input, wrap: h('div', { class: 'field' }, h('label', { for: id, html: tex(fill(f.label, ctx.variant)) }), input, h('span', { class: 'mark', 'aria-hidden': 'true' })) };
   });
+  // A reload restores what the learner had typed or last checked; typing is kept as a draft.
+  const before = ctx.restored?.(block.id);
+  if (Array.isArray(before)) inputs.forEach((x, i) => (x.input.value = typeof before[i] === 'string' ? before[i] : ''));
+  inputs.forEach((x) => x.input.addEventListener('input', () => ctx.draft?.(block.id, inputs.map((y) => y.input.value))));
   const button = h('button', { type: 'submit' }, t('q.check'));
   const form = h('form', { class: 'answer-form', novalidate: true }, h('div', { class: 'fields' }, ...inputs.map((x) => x.wrap)), button);
   el.append(form, feedback);
@@ -135,6 +139,9 @@ export function choice(block, ctx) {
     const input = h('input', { type: kind, name: block.id, id, value: o.id, 'aria-label': richToText(pick(o.label)) });
     return { o, input, wrap: h('div', { class: 'option' }, input, h('label', { for: id, html: richInline(pick(o.label)) })) };
   });
+  const chosenBefore = ctx.restored?.(block.id);
+  if (Array.isArray(chosenBefore)) options.forEach((x) => (x.input.checked = chosenBefore.includes(x.o.id)));
+  options.forEach((x) => x.input.addEventListener('change', () => ctx.draft?.(block.id, options.filter((y) => y.input.checked).map((y) => y.o.id))));
   const legend = h('legend', { class: 'sr-only' }, richToText(fill(pick(block.prompt), ctx.variant)));
   const form = h(
     'form',

@@ -113,6 +113,14 @@ export async function renderExercise(root, exercise, app) {
     exercise,
     data: exerciseData(exercise),
     variant,
+    // What the learner left: the last typed (draft) or checked answer of a question.
+    restored: (questionId) => {
+      if (!graded) return undefined;
+      if (graded.drafts?.[questionId] !== undefined) return graded.drafts[questionId];
+      return graded.attempts?.filter((a) => a.question === questionId).at(-1)?.answer;
+    },
+    solved: (questionId) => !!graded?.grade?.questions?.find((q) => q.id === questionId)?.solved,
+    draft: (questionId, answer) => graded && app.grading.draft(ctx.data, questionId, answer),
     // check(questionId, answer): the core's verdict, kept by the grading session when there is a learner.
     check: async (questionId, answer) => {
       const options = { lab: { ...lab }, lang: lang() };
