@@ -5,6 +5,7 @@
 // the core's; this file only passes them along.
 import { variantFor } from './learner.js';
 import { buildSubmission, downloadSubmission, importSubmission } from './submission.js';
+import { richToText } from '../rich.js';
 
 // The wasm PositionLab object (core.checkAttempt(…)) or the page's core client
 // (core.call('checkAttempt', …)), both awaited.
@@ -91,11 +92,14 @@ export function createGradingSession({ core, store, learner, bridge }) {
       const q = g.questions.find((x) => x.id === questionId);
       const hints = await hintsFor(o, q);
       const block = exercise.blocks?.find((b) => b.id === questionId);
+      // `answered` is about this answer (as H5P reports it): its own score and success;
+      // the name is the prompt as plain text (no TeX).
+      const plain = (text) => text && { ja: richToText(text.ja), en: richToText(text.en) };
       bridge?.answered({
         exercise: { id: exercise.id, title: exercise.title, contentHash: o.ref.contentHash, seed: o.seed },
-        question: { id: questionId, type: block?.type, prompt: block?.prompt },
-        score: { raw: q.points, max: q.max },
-        success: q.solved,
+        question: { id: questionId, type: block?.type, prompt: plain(block?.prompt) },
+        score: { raw: result.score * q.max, max: q.max },
+        success: result.status === 'correct',
         answer,
       });
       const complete = g.questions.every((x) => x.solved);
