@@ -79,6 +79,8 @@ before(async () => {
   packages = buildPackages({ sco: 'per-exercise', mastery: 0.8, dist: process.env.POSLAB_LMS_DIST || dist, out: outDir });
   const contents = {};
   for (const kind of ['scorm12', 'scorm2004', 'cmi5']) contents[kind] = unzip(readFileSync(packages.written[kind]));
+  const whole = buildPackages({ sco: 'whole', mastery: 0.8, dist: process.env.POSLAB_LMS_DIST || dist, out: join(outDir, 'whole') });
+  contents.whole2004 = unzip(readFileSync(whole.written.scorm2004));
   const sa = join(root, 'node_modules', 'scorm-again', 'dist');
   server = createServer((req, res) => {
     const u = new URL(req.url, 'http://x');
@@ -373,6 +375,35 @@ for (const kind of ['scorm12', 'scorm2004']) {
     await ctx.close();
   });
 }
+
+test('scorm2004, --sco whole: one SCO for the path; the score is over every exercise; pagehide terminates without a status', { timeout: 60000 }, async () => {
+  const manifest = globalThis.__contents.whole2004.get('imsmanifest.xml').toString('utf8');
+  assert.equal(manifest.split('adlcp:scormType="sco"').length - 1, 1);
+  const launch = `/pkg/whole2004/${scormLaunch(manifest, 'item-whole')}`;
+  assert.equal(launch, '/pkg/whole2004/index.html?lms=scorm2004');
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.goto(`${base}/host-scorm2004.html?launch=${encodeURIComponent(launch)}&state=${encodeURIComponent(JSON.stringify({ 'cmi.learner_id': 'w1' }))}`);
+  const f = page.frames()[1];
+  await f.waitForSelector('.start[data-ready="true"]', { timeout: 30000 });
+  await f.evaluate(() => (location.hash = '#ex=hand-calc'));
+  await answer(f);
+  const cmi = await page.evaluate(() => JSON.parse(JSON.stringify(window.API_1484_11.cmi)));
+  // 30 questions of 1 point in the path: 1 of 30 = 3.33 on 0–100, scaled 0.0333.
+  assert.equal(Number(cmi.score.raw), 3.33);
+  assert.equal(Number(cmi.score.scaled), 0.0333);
+  assert.equal(cmi.completion_status, 'incomplete');
+  assert.equal(cmi.success_status, 'unknown');
+  // The course page takes the lab away: pagehide ends the session once, with suspend, statuses as they were.
+  await page.evaluate(() => (document.getElementById('sco').src = 'about:blank'));
+  await page.waitForFunction(() => window.calls.includes('Terminate'));
+  const end = await page.evaluate(() => ({ calls: window.calls, cmi: JSON.parse(JSON.stringify(window.API_1484_11.cmi)) }));
+  assert.equal(end.calls.filter((c) => c === 'Terminate').length, 1);
+  assert.equal(end.cmi.exit, 'suspend');
+  assert.equal(end.cmi.completion_status, 'incomplete');
+  assert.match(end.cmi.session_time, /^PT\d+H\d+M\d+(\.\d+)?S$/);
+  await ctx.close();
+});
 
 test('without an LMS: lms=scorm12 with no API changes nothing and logs no error', { timeout: 60000 }, async () => {
   const ctx = await browser.newContext();
