@@ -230,6 +230,7 @@ async function startLrs() {
     launchMode: 'Normal',
     masteryScore: activityId.endsWith('hand-calc') ? 0.1 : 0.8,
     moveOn: 'CompletedAndPassed',
+    ...(activityId.endsWith('hand-calc') ? { returnURL: `${url}/returned` } : {}),
   });
   const fetchedBy = new Map();
   const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'authorization, content-type, x-experience-api-version', 'access-control-allow-methods': 'GET, POST, PUT, OPTIONS' };
@@ -256,6 +257,7 @@ async function startLrs() {
         statements.push(s);
         return res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify([s.id]));
       }
+      if (u.pathname === '/returned') return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>LMS</title><p>back in the LMS</p>');
       res.writeHead(404, cors).end();
     });
   });
@@ -279,8 +281,9 @@ test('cmi5: token fetched once; initialized, passed (score, mastery), terminated
   assert.equal(await page.locator('.lms-finish').count(), 1, `connected (${await page.locator('.lms-bar').innerText()}; ${logs.join(' | ')})`);
   await answerDots(page.mainFrame());
   // masteryScore 0.1 (the test's launch data): 1/8 = 0.125 passes. Not every question answered: no completed yet.
+  // Finish: terminated, then back to the LMS's returnURL.
   await page.click('.lms-finish');
-  await page.waitForFunction(() => document.querySelector('.lms-finish')?.disabled);
+  await page.waitForURL(`${lrs.url}/returned`);
   for (let i = 0; i < 50 && lrs.statements.length < 3; i++) await new Promise((r) => setTimeout(r, 100));
   await ctx.close();
   assert.equal(lrs.fetchCount(), 1, 'the fetch URL POSTed once');
@@ -402,6 +405,19 @@ test('scorm2004, --sco whole: one SCO for the path; the score is over every exer
   assert.equal(end.cmi.exit, 'suspend');
   assert.equal(end.cmi.completion_status, 'incomplete');
   assert.match(end.cmi.session_time, /^PT\d+H\d+M\d+(\.\d+)?S$/);
+  await ctx.close();
+});
+
+test('scorm12 in review mode: the lab works, nothing is recorded', { timeout: 60000 }, async () => {
+  const manifest = globalThis.__contents.scorm12.get('imsmanifest.xml').toString('utf8');
+  const launch = `/pkg/scorm12/${scormLaunch(manifest, 'item-hand-calc')}`;
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.goto(`${base}/host-scorm12.html?launch=${encodeURIComponent(launch)}&state=${encodeURIComponent(JSON.stringify({ 'cmi.core.student_id': 'r1', 'cmi.core.lesson_mode': 'review' }))}`);
+  await answer(page.frames()[1]);
+  const cmi = await page.evaluate(() => JSON.parse(JSON.stringify(window.API.cmi)));
+  assert.equal(cmi.core.score.raw, '');
+  assert.equal(cmi.suspend_data, '');
   await ctx.close();
 });
 

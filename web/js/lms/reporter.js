@@ -128,11 +128,16 @@ export async function createLmsReporter({ session, core, learner, store, exercis
       if (kind === 'cmi5') await lms.finish({ keepalive });
       else lms.finish({ complete: progress.complete });
       bar.done();
+      // cmi5: back to the LMS when it gave a returnURL (not on pagehide: the page is already going).
+      const back = kind === 'cmi5' && !keepalive ? lms.launchData.returnURL : null;
+      if (back) win.location.assign(back);
     },
   };
 
+  // Browse and review launches show the lab but record nothing.
+  const recording = kind === 'cmi5' ? lms.launchMode === 'Normal' : lms.mode() === 'normal';
   session.onResult(async (e) => {
-    if (reporter.finished || !progress.apply(e.exercise.id, e.grade)) return;
+    if (reporter.finished || !recording || !progress.apply(e.exercise.id, e.grade)) return;
     if (kind === 'cmi5') {
       await lms.report(progress);
       return;

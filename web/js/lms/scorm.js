@@ -152,6 +152,10 @@ export function connectScorm({ version, window: win = globalThis, now = () => ne
       if (!Number.isFinite(n)) return null;
       return version === 'scorm12' ? n / 100 : n;
     },
+    // 'normal', or 'browse'/'review' (the LMS shows the SCO without recording).
+    mode() {
+      return get(version === 'scorm12' ? 'cmi.core.lesson_mode' : 'cmi.mode') || 'normal';
+    },
     suspendData() {
       return get('cmi.suspend_data');
     },
