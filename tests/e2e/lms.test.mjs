@@ -233,6 +233,7 @@ async function startLrs() {
     ...(activityId.endsWith('hand-calc') ? { returnURL: `${url}/returned` } : {}),
   });
   const fetchedBy = new Map();
+  const states = new Map();
   const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'authorization, content-type, x-experience-api-version', 'access-control-allow-methods': 'GET, POST, PUT, OPTIONS' };
   const srv = createServer((req, res) => {
     let body = '';
@@ -247,9 +248,18 @@ async function startLrs() {
         return res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify({ 'auth-token': 'dGVzdDp0b2tlbg==' }));
       }
       const authorized = req.headers.authorization === 'Basic dGVzdDp0b2tlbg==' && req.headers['x-experience-api-version'] === '1.0.3';
-      if (u.pathname === '/xapi/activities/state' && req.method === 'GET') {
-        if (!authorized || u.searchParams.get('stateId') !== 'LMS.LaunchData') return res.writeHead(403, cors).end();
-        return res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify(launchData(u.searchParams.get('activityId'))));
+      if (u.pathname === '/xapi/activities/state') {
+        if (!authorized) return res.writeHead(403, cors).end();
+        const id = u.searchParams.get('stateId');
+        const key = [id, u.searchParams.get('activityId'), u.searchParams.get('registration')].join(' ');
+        if (req.method === 'GET' && id === 'LMS.LaunchData') return res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify(launchData(u.searchParams.get('activityId'))));
+        if (req.method === 'GET') return states.has(key) ? res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(states.get(key)) : res.writeHead(404, cors).end();
+        // The AU may write only its own documents, never the LMS's.
+        if (req.method === 'PUT' && id !== 'LMS.LaunchData') {
+          states.set(key, body);
+          return res.writeHead(204, cors).end();
+        }
+        return res.writeHead(403, cors).end();
       }
       if (u.pathname === '/xapi/statements' && req.method === 'POST') {
         if (!authorized) return res.writeHead(403, cors).end();
@@ -345,6 +355,22 @@ test('cmi5: a wrong answer to the only question fails and completes; the right o
   assert.deepEqual(passed.result.score, { scaled: 1, raw: 1, min: 0, max: 1 });
   for (const s of [failed, passed]) assert.equal(s.context.extensions['https://w3id.org/xapi/cmi5/context/extensions/masteryscore'], 0.8);
   for (const s of mine) assert.equal(s.context.registration, registration);
+
+  // A second session of the same registration: passed and completed were sent, so they are not sent again.
+  const from2 = lrs.statements.length;
+  const ctx2 = await browser.newContext();
+  const page2 = await ctx2.newPage();
+  params.set('fetch', `${lrs.url}/fetch/3`);
+  await page2.goto(`${base}/pkg/cmi5/${url}&${params}`);
+  await page2.waitForSelector('[data-exercise="formula"][data-ready="true"]', { timeout: 30000 });
+  await page2.check('[data-question="property-name"] input[value="equivariance"]');
+  await page2.click('[data-question="property-name"] button[type="submit"]');
+  await page2.waitForFunction(() => /correct/.test(document.querySelector('[data-question="property-name"] .feedback')?.className ?? ''));
+  await page2.click('.lms-finish');
+  for (let i = 0; i < 50 && lrs.statements.length - from2 < 2; i++) await new Promise((r) => setTimeout(r, 100));
+  await new Promise((r) => setTimeout(r, 300));
+  await ctx2.close();
+  assert.deepEqual(lrs.statements.slice(from2).map((s) => s.verb.id.split('/').pop()), ['initialized', 'terminated']);
 });
 
 for (const kind of ['scorm12', 'scorm2004']) {

@@ -17,6 +17,8 @@ export const CATEGORY = {
 };
 export const MASTERY_EXTENSION = 'https://w3id.org/xapi/cmi5/context/extensions/masteryscore';
 export const XAPI_VERSION = '1.0.3';
+// The AU's own State document: which of passed / completed it has sent in this registration.
+export const SENT_STATE_ID = 'urn:position-lab:cmi5:sent';
 
 // The five launch parameters; null when any is missing (not a cmi5 launch).
 export function launchParameters(href) {
@@ -89,12 +91,27 @@ export async function connectCmi5({ href, fetch: fetchFn = globalThis.fetch.bind
   const launchMode = launchData.launchMode ?? 'Normal';
   const masteryScore = Number.isFinite(launchData.masteryScore) ? launchData.masteryScore : null;
 
+  // What this AU already sent in this registration (passed and completed go
+  // once per registration, across sessions): an xAPI State document of its own.
+  const sentUrl = new URL('activities/state', launch.endpoint);
+  sentUrl.search = new URLSearchParams({ stateId: SENT_STATE_ID, activityId: launch.activityId, agent: JSON.stringify(launch.actor), registration: launch.registration }).toString();
+  const done = { passed: false, failed: false, completed: false };
+  try {
+    const r = await fetchFn(sentUrl.href, { headers });
+    if (r.ok) {
+      const kept = await r.json();
+      done.passed = kept?.passed === true;
+      done.completed = kept?.completed === true;
+    }
+  } catch {
+    // No document yet (404) or none readable: nothing was sent before.
+  }
+
   let queue = Promise.resolve();
   const sent = [];
   const errors = [];
   let initializedAt = null;
   let state = 'new';
-  const done = { passed: false, failed: false, completed: false };
 
   const statement = (verb, { result, moveOn = false, extensions = {} } = {}) => {
     const context = JSON.parse(JSON.stringify(template));
@@ -131,6 +148,15 @@ export async function connectCmi5({ href, fetch: fetchFn = globalThis.fetch.bind
     return queue;
   };
 
+  const keepSent = () => {
+    queue = queue.then(async () => {
+      try {
+        await fetchFn(sentUrl.href, { method: 'PUT', headers, body: JSON.stringify({ passed: done.passed, completed: done.completed }) });
+      } catch (e) {
+        errors.push({ state: SENT_STATE_ID, message: String(e?.message ?? e) });
+      }
+    });
+  };
   const since = () => xapiDuration(now() - initializedAt);
   const judged = launchMode === 'Normal'; // Browse and Review send no passed/failed/completed.
 
@@ -158,6 +184,7 @@ export async function connectCmi5({ href, fetch: fetchFn = globalThis.fetch.bind
       const extensions = masteryScore !== null ? { [MASTERY_EXTENSION]: masteryScore } : {};
       const mastered = masteryScore !== null ? p.scaled >= masteryScore : p.success === 'passed';
       // passed once per session, and no failed after it; failed once, when every question is answered below mastery.
+      const before = done.passed + done.completed;
       if (!done.passed && mastered) {
         done.passed = true;
         send(statement('passed', { result: { score, success: true, duration: since() }, moveOn: true, extensions }));
@@ -169,6 +196,7 @@ export async function connectCmi5({ href, fetch: fetchFn = globalThis.fetch.bind
         done.completed = true;
         send(statement('completed', { result: { completion: true, duration: since() }, moveOn: true }));
       }
+      if (done.passed + done.completed !== before) keepSent();
       return queue;
     },
     finish({ keepalive = false } = {}) {
