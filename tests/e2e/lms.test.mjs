@@ -55,6 +55,7 @@ function scormLaunch(manifest, itemId) {
 
 const outDir = mkdtempSync(join(tmpdir(), 'poslab-lms-'));
 let packages;
+let contents; // kind → Map(name → Buffer): the unzipped packages
 let server;
 let base;
 let lrs;
@@ -77,7 +78,7 @@ const hostPage = (kind) => `<!doctype html><html><head><meta charset="utf-8"><ti
 before(async () => {
   requireDist();
   packages = buildPackages({ sco: 'per-exercise', mastery: 0.8, dist: process.env.POSLAB_LMS_DIST || dist, out: outDir });
-  const contents = {};
+  contents = {};
   for (const kind of ['scorm12', 'scorm2004', 'cmi5']) contents[kind] = unzip(readFileSync(packages.written[kind]));
   const whole = buildPackages({ sco: 'whole', mastery: 0.8, dist: process.env.POSLAB_LMS_DIST || dist, out: join(outDir, 'whole') });
   contents.whole2004 = unzip(readFileSync(whole.written.scorm2004));
@@ -97,7 +98,6 @@ before(async () => {
   base = `http://127.0.0.1:${server.address().port}`;
   lrs = await startLrs();
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
-  Object.assign(globalThis, { __contents: contents });
 });
 after(async () => {
   await browser?.close();
@@ -118,7 +118,7 @@ async function answer(frame, id = 'dots-a', values = ['1', '0']) {
 const answerDots = (frame) => answer(frame);
 
 test('the packages: a manifest or cmi5.xml at the root, one unit per exercise, every file listed', () => {
-  const c = globalThis.__contents;
+  const c = contents;
   const exercises = JSON.parse(readFileSync(join(process.env.POSLAB_LMS_DIST || dist, 'exercises.json'), 'utf8'));
   for (const kind of ['scorm12', 'scorm2004']) {
     const manifest = c[kind].get('imsmanifest.xml').toString('utf8');
@@ -134,7 +134,7 @@ test('the packages: a manifest or cmi5.xml at the root, one unit per exercise, e
 
 for (const kind of ['scorm12', 'scorm2004']) {
   test(`${kind}: score, statuses, interactions and suspend_data in the LMS; progress resumes`, { timeout: 60000 }, async () => {
-    const manifest = globalThis.__contents[kind].get('imsmanifest.xml').toString('utf8');
+    const manifest = contents[kind].get('imsmanifest.xml').toString('utf8');
     const launch = `/pkg/${kind}/${scormLaunch(manifest, 'item-hand-calc')}`;
     assert.equal(launch, `/pkg/${kind}/index.html?lms=${kind}&exercise=hand-calc`);
     const learnerKey = kind === 'scorm12' ? 'cmi.core.student_id' : 'cmi.learner_id';
@@ -277,7 +277,7 @@ async function startLrs() {
 }
 
 test('cmi5: token fetched once; initialized, passed (score, mastery), terminated in order, with the cmi5 context, categories and durations', { timeout: 60000 }, async () => {
-  const xml = globalThis.__contents.cmi5.get('cmi5.xml').toString('utf8');
+  const xml = contents.cmi5.get('cmi5.xml').toString('utf8');
   const url = /<au id="urn:position-lab:au:hand-calc"[\s\S]*?<url>([^<]+)<\/url>/.exec(xml)[1].replace(/&amp;/g, '&');
   const actor = { objectType: 'Agent', account: { homePage: 'http://lms.example', name: 'cmi5-student' } };
   const params = new URLSearchParams({ endpoint: `${lrs.url}/xapi/`, fetch: `${lrs.url}/fetch/1`, actor: JSON.stringify(actor), registration: '1d6b7c3e-0000-4000-8000-000000000001', activityId: 'urn:test:au:hand-calc' });
@@ -322,7 +322,7 @@ test('cmi5: token fetched once; initialized, passed (score, mastery), terminated
 });
 
 test('cmi5: a wrong answer to the only question fails and completes; the right one then passes', { timeout: 60000 }, async () => {
-  const xml = globalThis.__contents.cmi5.get('cmi5.xml').toString('utf8');
+  const xml = contents.cmi5.get('cmi5.xml').toString('utf8');
   const url = /<au id="urn:position-lab:au:formula"[\s\S]*?<url>([^<]+)<\/url>/.exec(xml)[1].replace(/&amp;/g, '&');
   const actor = { objectType: 'Agent', mbox: 'mailto:learner@example.org' };
   const registration = '1d6b7c3e-0000-4000-8000-000000000002';
@@ -375,7 +375,7 @@ test('cmi5: a wrong answer to the only question fails and completes; the right o
 
 for (const kind of ['scorm12', 'scorm2004']) {
   test(`${kind}: the only question right: 100, passed (and completed); Finish with a normal exit`, { timeout: 60000 }, async () => {
-    const manifest = globalThis.__contents[kind].get('imsmanifest.xml').toString('utf8');
+    const manifest = contents[kind].get('imsmanifest.xml').toString('utf8');
     const launch = `/pkg/${kind}/${scormLaunch(manifest, 'item-formula')}`;
     const ctx = await browser.newContext();
     const page = await ctx.newPage();
@@ -406,7 +406,7 @@ for (const kind of ['scorm12', 'scorm2004']) {
 }
 
 test('scorm2004, --sco whole: one SCO for the path; the score is over every exercise; pagehide terminates without a status', { timeout: 60000 }, async () => {
-  const manifest = globalThis.__contents.whole2004.get('imsmanifest.xml').toString('utf8');
+  const manifest = contents.whole2004.get('imsmanifest.xml').toString('utf8');
   assert.equal(manifest.split('adlcp:scormType="sco"').length - 1, 1);
   const launch = `/pkg/whole2004/${scormLaunch(manifest, 'item-whole')}`;
   assert.equal(launch, '/pkg/whole2004/index.html?lms=scorm2004');
@@ -435,7 +435,7 @@ test('scorm2004, --sco whole: one SCO for the path; the score is over every exer
 });
 
 test('scorm12 in review mode: the lab works, nothing is recorded', { timeout: 60000 }, async () => {
-  const manifest = globalThis.__contents.scorm12.get('imsmanifest.xml').toString('utf8');
+  const manifest = contents.scorm12.get('imsmanifest.xml').toString('utf8');
   const launch = `/pkg/scorm12/${scormLaunch(manifest, 'item-hand-calc')}`;
   const ctx = await browser.newContext();
   const page = await ctx.newPage();

@@ -134,17 +134,22 @@ export async function connectCmi5({ href, fetch: fetchFn = globalThis.fetch.bind
     return s;
   };
 
-  // Statements go one at a time, in order. keepalive: a pagehide's terminated still leaves.
+  const post = async (s, keepalive) => {
+    try {
+      const r = await fetchFn(new URL('statements', launch.endpoint).href, { method: 'POST', headers, body: JSON.stringify(s), keepalive });
+      if (!r.ok) errors.push({ verb: s.verb.id, status: r.status });
+    } catch (e) {
+      errors.push({ verb: s.verb.id, message: String(e?.message ?? e) });
+    }
+  };
+  // Statements go one at a time, in order. On pagehide (keepalive) the last
+  // one starts at once: a request started after the page is gone never leaves.
   const send = (s, { keepalive = false } = {}) => {
     sent.push(s);
-    queue = queue.then(async () => {
-      try {
-        const r = await fetchFn(new URL('statements', launch.endpoint).href, { method: 'POST', headers, body: JSON.stringify(s), keepalive });
-        if (!r.ok) errors.push({ verb: s.verb.id, status: r.status });
-      } catch (e) {
-        errors.push({ verb: s.verb.id, message: String(e?.message ?? e) });
-      }
-    });
+    if (keepalive) {
+      const now = post(s, true);
+      queue = queue.then(() => now);
+    } else queue = queue.then(() => post(s, false));
     return queue;
   };
 

@@ -139,7 +139,8 @@ export async function createLmsReporter({ session, core, learner, store, exercis
   session.onResult(async (e) => {
     if (reporter.finished || !recording || !progress.apply(e.exercise.id, e.grade)) return;
     if (kind === 'cmi5') {
-      await lms.report(progress);
+      // Queued in order; the student's feedback does not wait for the LRS.
+      lms.report(progress);
       return;
     }
     const key = `${e.exercise.id}/${e.questionId}`;
