@@ -294,13 +294,21 @@ test('cmi5: token fetched once; initialized, passed (score, mastery), terminated
   // Finish: terminated, then back to the LMS's returnURL.
   await page.click('.lms-finish');
   await page.waitForURL(`${lrs.url}/returned`);
-  for (let i = 0; i < 50 && lrs.statements.length < 3; i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 50 && lrs.statements.length < 4; i++) await new Promise((r) => setTimeout(r, 100));
   await ctx.close();
   assert.equal(lrs.fetchCount(), 1, 'the fetch URL POSTed once');
   const verbs = lrs.statements.map((s) => s.verb.id.split('/').pop());
-  assert.deepEqual(verbs, ['initialized', 'passed', 'terminated']);
-  const [init, passed, term] = lrs.statements;
-  for (const s of lrs.statements) {
+  assert.deepEqual(verbs, ['initialized', 'answered', 'passed', 'terminated']);
+  const [init, answered, passed, term] = lrs.statements;
+  // The "cmi5 allowed" answer: the question's own score, the response as typed, the AU as parent, no cmi5 category.
+  assert.equal(answered.object.id, 'urn:test:au:hand-calc/hand-calc/dots-a');
+  assert.deepEqual(answered.result.score, { raw: 1, min: 0, max: 1, scaled: 1 });
+  assert.equal(answered.result.response, '1[,]0');
+  assert.equal(answered.result.success, true);
+  assert.deepEqual(answered.context.contextActivities.parent, [{ objectType: 'Activity', id: 'urn:test:au:hand-calc' }]);
+  assert.equal(answered.context.contextActivities.category, undefined);
+  assert.equal(answered.context.registration, '1d6b7c3e-0000-4000-8000-000000000001');
+  for (const s of [init, passed, term]) {
     assert.equal(s.context.registration, '1d6b7c3e-0000-4000-8000-000000000001');
     assert.equal(s.object.id, 'urn:test:au:hand-calc');
     assert.deepEqual(s.actor, actor);
@@ -342,11 +350,13 @@ test('cmi5: a wrong answer to the only question fails and completes; the right o
   await choose('equivariance', 'correct');
   // Leaving the page (pagehide) terminates, with keepalive.
   await page.goto('about:blank');
-  for (let i = 0; i < 50 && lrs.statements.length - from < 5; i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 50 && lrs.statements.length - from < 7; i++) await new Promise((r) => setTimeout(r, 100));
   await ctx.close();
   const mine = lrs.statements.slice(from);
-  assert.deepEqual(mine.map((s) => s.verb.id.split('/').pop()), ['initialized', 'failed', 'completed', 'passed', 'terminated']);
-  const [, failed, completed, passed] = mine;
+  const mine5 = mine.filter((s) => !s.verb.id.endsWith('/answered'));
+  assert.equal(mine.length - mine5.length, 2, 'one answered per check');
+  assert.deepEqual(mine5.map((s) => s.verb.id.split('/').pop()), ['initialized', 'failed', 'completed', 'passed', 'terminated']);
+  const [, failed, completed, passed] = mine5;
   // One question of 1 point: wrong = 0 of 1, then its best attempt, right = 1 of 1 (mastery 0.8).
   assert.deepEqual(failed.result.score, { scaled: 0, raw: 0, min: 0, max: 1 });
   assert.equal(failed.result.success, false);
@@ -367,10 +377,10 @@ test('cmi5: a wrong answer to the only question fails and completes; the right o
   await page2.click('[data-question="property-name"] button[type="submit"]');
   await page2.waitForFunction(() => /correct/.test(document.querySelector('[data-question="property-name"] .feedback')?.className ?? ''));
   await page2.click('.lms-finish');
-  for (let i = 0; i < 50 && lrs.statements.length - from2 < 2; i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 50 && lrs.statements.length - from2 < 3; i++) await new Promise((r) => setTimeout(r, 100));
   await new Promise((r) => setTimeout(r, 300));
   await ctx2.close();
-  assert.deepEqual(lrs.statements.slice(from2).map((s) => s.verb.id.split('/').pop()), ['initialized', 'terminated']);
+  assert.deepEqual(lrs.statements.slice(from2).map((s) => s.verb.id.split('/').pop()), ['initialized', 'answered', 'terminated']);
 });
 
 for (const kind of ['scorm12', 'scorm2004']) {

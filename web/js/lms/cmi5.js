@@ -10,6 +10,7 @@ export const VERBS = {
   failed: 'http://adlnet.gov/expapi/verbs/failed',
   completed: 'http://adlnet.gov/expapi/verbs/completed',
   terminated: 'http://adlnet.gov/expapi/verbs/terminated',
+  answered: 'http://adlnet.gov/expapi/verbs/answered', // "cmi5 allowed": one per checked question
 };
 export const CATEGORY = {
   cmi5: 'https://w3id.org/xapi/cmi5/context/categories/cmi5',
@@ -113,14 +114,15 @@ export async function connectCmi5({ href, fetch: fetchFn = globalThis.fetch.bind
   let initializedAt = null;
   let state = 'new';
 
-  const statement = (verb, { result, moveOn = false, extensions = {} } = {}) => {
+  // allowed: a "cmi5 allowed" statement (not cmi5 defined), which carries no cmi5 category.
+  const statement = (verb, { result, moveOn = false, extensions = {}, allowed = false } = {}) => {
     const context = JSON.parse(JSON.stringify(template));
     context.registration = launch.registration;
     context.contextActivities ??= {};
     const category = context.contextActivities.category ?? [];
-    category.push({ objectType: 'Activity', id: CATEGORY.cmi5 });
+    if (!allowed) category.push({ objectType: 'Activity', id: CATEGORY.cmi5 });
     if (moveOn) category.push({ objectType: 'Activity', id: CATEGORY.moveOn });
-    context.contextActivities.category = category;
+    if (category.length) context.contextActivities.category = category;
     if (Object.keys(extensions).length) context.extensions = { ...(context.extensions ?? {}), ...extensions };
     const s = {
       id: uuid(),
@@ -182,9 +184,27 @@ export async function connectCmi5({ href, fetch: fetchFn = globalThis.fetch.bind
       initializedAt = now();
       return send(statement('initialized'));
     },
-    /** After a graded attempt: p is progress.js's model. */
-    report(p) {
+    /**
+     * After a graded attempt: p is progress.js's model; answer (optional):
+     * {exerciseId, questionId, type, response, points, max, solved} sent first
+     * as a "cmi5 allowed" answered statement (no cmi5 category; the context
+     * template, and the AU as its parent), so the LRS shows what was answered.
+     */
+    report(p, answer) {
       if (state !== 'running' || !judged) return queue;
+      if (answer) {
+        const a = statement('answered', {
+          result: { score: { raw: answer.points, min: 0, max: answer.max, scaled: answer.max > 0 ? Math.round((answer.points / answer.max) * 10000) / 10000 : 0 }, success: answer.solved, response: answer.response },
+          allowed: true,
+        });
+        a.object = {
+          objectType: 'Activity',
+          id: `${launch.activityId}/${encodeURIComponent(answer.exerciseId)}/${encodeURIComponent(answer.questionId)}`,
+          definition: { type: 'http://adlnet.gov/expapi/activities/cmi.interaction', interactionType: { numeric: 'fill-in', choice: 'choice' }[answer.type] ?? 'other' },
+        };
+        a.context.contextActivities.parent = [{ objectType: 'Activity', id: launch.activityId }];
+        send(a);
+      }
       const score = { scaled: p.scaled, raw: p.points, min: 0, max: p.max };
       const extensions = masteryScore !== null ? { [MASTERY_EXTENSION]: masteryScore } : {};
       const mastered = masteryScore !== null ? p.scaled >= masteryScore : p.success === 'passed';

@@ -10,6 +10,7 @@ import { connectScorm, SUSPEND_LIMITS } from './scorm.js';
 import { connectCmi5 } from './cmi5.js';
 import { createProgress, buildSuspendData, parseSuspendData, unpackAttempts } from './progress.js';
 import { lmsText } from './strings.js';
+import { responseText } from '../grading/embed-bridge.js';
 
 export const LMS_KINDS = ['scorm12', 'scorm2004', 'cmi5'];
 // The passing share when the LMS gives none (the packages' manifests say 0.8 too).
@@ -140,7 +141,7 @@ export async function createLmsReporter({ session, core, learner, store, exercis
     if (reporter.finished || !recording || !progress.apply(e.exercise.id, e.grade)) return;
     if (kind === 'cmi5') {
       // Queued in order; the student's feedback does not wait for the LRS.
-      lms.report(progress);
+      lms.report(progress, { exerciseId: e.exercise.id, questionId: e.questionId, type: e.type, response: responseText(e.answer), points: e.question?.points ?? 0, max: e.question?.max ?? 0, solved: !!e.question?.solved });
       return;
     }
     const key = `${e.exercise.id}/${e.questionId}`;
