@@ -97,6 +97,8 @@ const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 const xmlId = (s) => String(s).replace(/[^A-Za-z0-9_.-]/g, '_');
 const TITLE = { ja: '位置エンコーディング実験室', en: 'Position Lab' };
 const DESCRIPTION = { ja: 'Transformer に位置情報が必要な理由を、手を動かして学ぶ実験室です。', en: 'A hands-on lab for learning why a Transformer needs position information.' };
+// An item title in SCORM is one string: Japanese first, then English.
+const bothTitles = (t) => (titleOf(t, 'ja') === titleOf(t, 'en') ? titleOf(t, 'ja') : `${titleOf(t, 'ja')} / ${titleOf(t, 'en')}`);
 const titleOf = (t, lang = 'ja') => (typeof t === 'object' && t ? t[lang] ?? t.en ?? t.ja : String(t));
 
 // The units of the package: one per exercise, or the whole path.
@@ -110,7 +112,7 @@ export const launchQuery = (kind, u) => `?lms=${kind}${u.exercise ? `&exercise=$
 export function scorm12Manifest({ units: list, files, mastery }) {
   const items = list
     .map((u) => `      <item identifier="item-${xmlId(u.id)}" identifierref="sco-${xmlId(u.id)}" parameters="${esc(launchQuery('scorm12', u))}">
-        <title>${esc(titleOf(u.title))}</title>
+        <title>${esc(bothTitles(u.title))}</title>
         <adlcp:masteryscore>${Math.round(mastery * 100)}</adlcp:masteryscore>
       </item>`)
     .join('\n');
@@ -149,7 +151,7 @@ ${files.map((f) => `      <file href="${esc(f)}"/>`).join('\n')}
 export function scorm2004Manifest({ units: list, files, mastery }) {
   const items = list
     .map((u) => `      <item identifier="item-${xmlId(u.id)}" identifierref="sco-${xmlId(u.id)}" parameters="${esc(launchQuery('scorm2004', u))}">
-        <title>${esc(titleOf(u.title))}</title>
+        <title>${esc(bothTitles(u.title))}</title>
         <imsss:sequencing>
           <imsss:objectives>
             <imsss:primaryObjective objectiveID="obj-${xmlId(u.id)}" satisfiedByMeasure="true">

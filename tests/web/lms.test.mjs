@@ -153,6 +153,7 @@ test('package: options, one unit per exercise or the whole path, manifests', () 
   assert.match(m12, /parameters="\?lms=scorm12&amp;exercise=b%26c"/);
   assert.match(m12, /<adlcp:masteryscore>80<\/adlcp:masteryscore>/);
   assert.match(m12, /<schemaversion>1\.2<\/schemaversion>/);
+  assert.match(m12, /<title>あ \/ A<\/title>/);
   const m04 = scorm2004Manifest({ units: whole, files, mastery: 0.8 });
   assert.equal(m04.split('adlcp:scormType="sco"').length - 1, 1);
   assert.match(m04, /parameters="\?lms=scorm2004"/);
