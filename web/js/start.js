@@ -58,9 +58,11 @@ export function renderStart(root, app) {
       ),
     ),
     h('p', { class: 'muted' }, t('start.variants_note')),
-    h('h2', {}, t('start.honest_title')),
-    h('p', {}, t('start.honest')),
-    h('p', {}, h('button', { type: 'button', class: 'secondary', id: 'reset-progress', onclick: () => (progress.reset(), renderStart(root, app)) }, t('start.reset'))),
+    // Without the grading panel (it says the same and has its own reset), the honest-grading note here.
+    app.grading ? null : h('h2', {}, t('start.honest_title')),
+    app.grading ? null : h('p', {}, t('start.honest')),
+    // Practice without a learner id keeps only the path's state: this clears it.
+    app.learner?.id ? null : h('p', {}, h('button', { type: 'button', class: 'secondary', id: 'reset-progress', onclick: () => (progress.reset(), renderStart(root, app)) }, t('start.reset'))),
   );
   // Learner id, submission download / import, reset of the kept attempts.
   if (app.grading) {
@@ -74,7 +76,11 @@ export function renderStart(root, app) {
       exercises: app.exercises.map(exerciseData),
       lang,
       warnings: app.bridge?.warnings ?? [],
-      onChange: () => renderStart(root, app),
+      // A reset of the learner's answers clears the path's state too.
+      onChange: (what) => {
+        if (what === 'reset') progress.reset();
+        renderStart(root, app);
+      },
     });
   }
   root.replaceChildren(main);
