@@ -5,6 +5,8 @@
 set -u
 poslab="$1"
 failures=0
+err_file=$(mktemp)
+trap 'rm -f "$err_file"' EXIT
 check() {  # check NAME CONDITION-EXIT-STATUS
   if [ "$2" -eq 0 ]; then echo "ok - $1"; else echo "not ok - $1"; failures=$((failures + 1)); fi
 }
@@ -64,8 +66,8 @@ check "similarity" $?
 bad() {  # bad NAME EXPECTED-TEXT ARGS...
   local name="$1" want="$2"; shift 2
   local err outp status
-  outp=$("$poslab" "$@" 2>/tmp/poslab_cli_err.$$); status=$?
-  err=$(cat /tmp/poslab_cli_err.$$)
+  outp=$("$poslab" "$@" 2>"$err_file"); status=$?
+  err=$(cat "$err_file")
   if [ "$status" -eq 2 ] && [ -z "$outp" ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && [[ "$err" == *"$want"* ]]; then
     echo "ok - error: $name"
   else
@@ -94,7 +96,6 @@ bad "unknown command" "unknown command 'fly'" fly
 bad "rope scheme has no table" "acts inside attention" encoding --scheme rope --length 2 --d-model 2
 too_long=$(printf 'a %.0s' $(seq 1 4097))
 bad "too many tokens" "at most 4096" forward --text "$too_long"
-rm -f /tmp/poslab_cli_err.$$
 
 echo "# $failures failed"
 [ "$failures" -eq 0 ]
