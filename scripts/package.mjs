@@ -109,6 +109,24 @@ export function units(exercises, sco) {
 
 export const launchQuery = (kind, u) => `?lms=${kind}${u.exercise ? `&exercise=${encodeURIComponent(u.exercise)}` : ''}`;
 
+// The part both SCORM manifests share: the organization (one item per unit)
+// and the resources (the units, then every file as one asset). 1.2 spells the
+// attribute adlcp:scormtype, 2004 adlcp:scormType.
+function organizationsAndResources({ items, scos, files, scormTypeAttr }) {
+  return `  <organizations default="position-lab">
+    <organization identifier="position-lab">
+      <title>${esc(TITLE.ja)} / ${esc(TITLE.en)}</title>
+${items}
+    </organization>
+  </organizations>
+  <resources>
+${scos}
+    <resource identifier="lab-files" type="webcontent" adlcp:${scormTypeAttr}="asset">
+${files.map((f) => `      <file href="${esc(f)}"/>`).join('\n')}
+    </resource>
+  </resources>`;
+}
+
 export function scorm12Manifest({ units: list, files, mastery }) {
   const items = list
     .map((u) => `      <item identifier="item-${xmlId(u.id)}" identifierref="sco-${xmlId(u.id)}" parameters="${esc(launchQuery('scorm12', u))}">
@@ -132,18 +150,7 @@ export function scorm12Manifest({ units: list, files, mastery }) {
     <schema>ADL SCORM</schema>
     <schemaversion>1.2</schemaversion>
   </metadata>
-  <organizations default="position-lab">
-    <organization identifier="position-lab">
-      <title>${esc(TITLE.ja)} / ${esc(TITLE.en)}</title>
-${items}
-    </organization>
-  </organizations>
-  <resources>
-${scos}
-    <resource identifier="lab-files" type="webcontent" adlcp:scormtype="asset">
-${files.map((f) => `      <file href="${esc(f)}"/>`).join('\n')}
-    </resource>
-  </resources>
+${organizationsAndResources({ items, scos, files, scormTypeAttr: "scormtype" })}
 </manifest>
 `;
 }
@@ -180,18 +187,7 @@ export function scorm2004Manifest({ units: list, files, mastery }) {
     <schema>ADL SCORM</schema>
     <schemaversion>2004 4th Edition</schemaversion>
   </metadata>
-  <organizations default="position-lab">
-    <organization identifier="position-lab">
-      <title>${esc(TITLE.ja)} / ${esc(TITLE.en)}</title>
-${items}
-    </organization>
-  </organizations>
-  <resources>
-${scos}
-    <resource identifier="lab-files" type="webcontent" adlcp:scormType="asset">
-${files.map((f) => `      <file href="${esc(f)}"/>`).join('\n')}
-    </resource>
-  </resources>
+${organizationsAndResources({ items, scos, files, scormTypeAttr: "scormType" })}
 </manifest>
 `;
 }
