@@ -164,3 +164,36 @@ test('package: options, one unit per exercise or the whole path, manifests', () 
   assert.match(cmi5Page(Buffer.from(`connect-src 'self' data:;`)).toString(), /connect-src 'self' data: https: http:;/);
   assert.throws(() => cmi5Page(Buffer.from('<html>')), /connect-src/);
 });
+
+// A fake LRS whose answers wait until released, as on a slow network: the
+// page is left (finish with keepalive) while earlier requests still queue.
+test('cmi5: leaving the page starts every queued request at once with keepalive (the sent-state PUT included)', async () => {
+  const { connectCmi5 } = await import('../../web/js/lms/cmi5.js');
+  const actor = { objectType: 'Agent', mbox: 'mailto:a@b.c' };
+  const q = new URLSearchParams({ endpoint: 'http://lrs.example/xapi', fetch: 'http://lms.example/f', actor: JSON.stringify(actor), registration: 'r1', activityId: 'urn:a' });
+  const started = [];
+  let hold = true;
+  const releases = [];
+  const ok = (body) => ({ ok: true, status: 200, json: async () => body });
+  const fetchFn = async (url, init = {}) => {
+    if (url === 'http://lms.example/f') return ok({ 'auth-token': 't' });
+    if (url.includes('LMS.LaunchData')) return ok({ masteryScore: 0.5, launchMode: 'Normal', contextTemplate: {} });
+    if (init.method === undefined) return { ok: false, status: 404, json: async () => ({}) };
+    started.push({ what: init.method === 'PUT' ? 'PUT' : JSON.parse(init.body).verb.display['en-US'], keepalive: !!init.keepalive });
+    if (hold) await new Promise((r) => releases.push(r));
+    return ok({});
+  };
+  const c = await connectCmi5({ href: `http://x/index.html?lms=cmi5&${q}`, fetch: fetchFn });
+  c.initialize();
+  c.report({ scaled: 1, points: 1, max: 1, complete: true, success: 'passed' });
+  await new Promise((r) => setTimeout(r, 10));
+  // Only the first request has started; passed, completed and the PUT wait behind it.
+  assert.deepEqual(started.map((s) => s.what), ['initialized']);
+  c.finish({ keepalive: true });
+  await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(started.map((s) => s.what).sort(), ['PUT', 'completed', 'initialized', 'passed', 'terminated']);
+  assert.ok(started.slice(1).every((s) => s.keepalive), 'everything started at pagehide carries keepalive');
+  hold = false;
+  releases.forEach((r) => r());
+  await c.flush();
+});

@@ -144,21 +144,34 @@ export async function connectCmi5({ href, fetch: fetchFn = globalThis.fetch.bind
       errors.push({ verb: s.verb.id, message: String(e?.message ?? e) });
     }
   };
-  // Statements go one at a time, in order. On pagehide (keepalive) the last
-  // one starts at once: a request started after the page is gone never leaves.
+  // Requests go one at a time, in order. On pagehide (keepalive) every one not
+  // yet started starts at once, with keepalive: a request started after the
+  // page is gone never leaves (and the State document of what was sent must
+  // reach the LRS, or the next session sends passed again).
+  const waiting = [];
+  const enqueue = (job) => {
+    const entry = { started: null };
+    entry.run = (keepalive) => (entry.started ??= (waiting.splice(waiting.indexOf(entry), 1), job(keepalive)));
+    waiting.push(entry);
+    queue = queue.then(() => entry.run(false));
+    return queue;
+  };
+  const startAll = () => Promise.all([...waiting].map((e) => e.run(true)));
   const send = (s, { keepalive = false } = {}) => {
     sent.push(s);
     if (keepalive) {
-      const now = post(s, true);
+      const now = Promise.all([startAll(), post(s, true)]);
       queue = queue.then(() => now);
-    } else queue = queue.then(() => post(s, false));
-    return queue;
+      return queue;
+    }
+    return enqueue((k) => post(s, k));
   };
 
   const keepSent = () => {
-    queue = queue.then(async () => {
+    const body = JSON.stringify({ passed: done.passed, completed: done.completed });
+    enqueue(async (keepalive) => {
       try {
-        await fetchFn(sentUrl.href, { method: 'PUT', headers, body: JSON.stringify({ passed: done.passed, completed: done.completed }) });
+        await fetchFn(sentUrl.href, { method: 'PUT', headers, body, keepalive });
       } catch (e) {
         errors.push({ state: SENT_STATE_ID, message: String(e?.message ?? e) });
       }
