@@ -31,6 +31,8 @@ export function renderStart(root, app) {
     h('p', {}, t('start.how')),
     h('p', {}, h('a', { class: 'button', href: app.linkTo(app.exercises[0].id) }, t('start.begin'))),
     h('h2', {}, t('start.path')),
+    // Damaged saved progress was dropped: said where the path's state is shown.
+    progress.warnings().length ? h('aside', { class: 'note storage-note', role: 'status' }, ...progress.warnings().map((w) => h('p', {}, t(`storage.${w.code}`, w.params)))) : null,
     path,
     h('h2', {}, t('start.shapes')),
     h('p', { html: richInline(t('start.shapes_text')) }),
