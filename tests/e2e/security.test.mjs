@@ -225,3 +225,28 @@ test('the tests\' CSP watcher sees a violation and fails the context\'s close()'
   for (const v of violations) assert.match(v, /img-src refused http:\/\/127\.0\.0\.1:\d+\/x\/pixel\.png/);
   await assert.rejects(() => context.close(), /Content-Security-Policy violations/);
 });
+
+test('a sentence with a lone surrogate (pasted broken text) is refused on the page in its language, naming the character', { timeout: 60000 }, async () => {
+  for (const [lang, want] of [['ja', /テキストの 3 文字目が壊れた文字（対になっていないサロゲート U\+D800）です/], ['en', /character 3 is broken \(a lone surrogate, U\+D800\)/]]) {
+    const context = await browser.newContext();
+    const violations = await watchCsp(context);
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${lab.url}index.html#ex=reorder${lang === 'en' ? '&lang=en' : ''}`);
+    await page.waitForSelector('[data-exercise="reorder"][data-ready="true"]', { timeout: 30000 });
+    // Text pasted from a broken source: the field's value is set as a paste would leave it, then applied with a real click.
+    await page.locator('.sentence-input').evaluate((el) => {
+      el.value = '犬が\uD800猫を追いかけた';
+    });
+    await page.locator('.sentence-control button[type="submit"]').click();
+    const box = page.locator('.core-error').first();
+    await box.waitFor({ timeout: 10000 });
+    assert.match(await box.innerText(), want);
+    // The core's own message names the position too.
+    assert.match(await box.locator('.core-error-core').innerText(), /lone surrogate \(U\+D800\) at position 2/);
+    assert.deepEqual(errors, []);
+    await context.close();
+    assert.deepEqual(violations, []);
+  }
+});
