@@ -209,3 +209,15 @@ test('imported attempts without lab settings (a task the core cannot re-run with
   assert.equal(sub.exercises[0].attempts.length, 1);
   assert.deepEqual(sub.exercises[0].attempts[0].lab, {});
 });
+
+test('a damaged stored learner id (control characters, a megabyte, empty after trimming) is not used, and says so', () => {
+  for (const bad of ['bad\u0001id', 'x'.repeat(1_000_000), '   ']) {
+    const learner = createLearner({ href: 'https://lab.example.org/index.html', storage: new FakeStorage({ 'poslab.learner.v1': bad }) });
+    assert.equal(learner.id, null);
+    assert.equal(learner.editable, true);
+    assert.deepEqual(learner.warnings.map((w) => w.code), ['learner_dropped']);
+  }
+  const good = createLearner({ href: 'https://lab.example.org/index.html', storage: new FakeStorage({ 'poslab.learner.v1': 'alice' }) });
+  assert.equal(good.id, 'alice');
+  assert.deepEqual(good.warnings, []);
+});

@@ -77,7 +77,7 @@ export function renderStart(root, app) {
       labVersion: app.core.version,
       exercises: app.exercises.map(exerciseData),
       lang,
-      warnings: app.bridge?.warnings ?? [],
+      warnings: [...(app.bridge?.warnings ?? []), ...(app.learner?.warnings ?? [])],
       // A reset of the learner's answers clears the path's state too.
       onChange: (what) => {
         if (what === 'reset') progress.reset();
