@@ -53,7 +53,7 @@ for (const raw of ['{"hand-calc": 5}', '5', '"abc"', '{"hand-calc": {"visited": 
     // The start page: the path's state from what was valid.
     assert.equal(await page.locator('[data-exercise="hand-calc"]').getAttribute('data-status'), 'in_progress');
     if (raw.includes('rope')) assert.equal(await page.locator('[data-exercise="rope"]').getAttribute('data-status'), 'in_progress');
-    assert.match(await page.locator('.storage-note').innerText(), /Part of the saved progress \(\d+ items\) was damaged/);
+    assert.match(await page.locator('.storage-note').innerText(), /Part of the saved progress was damaged and was not read \(parts dropped: \d+\)/);
     // Written back clean: the next visit has nothing to say.
     await page.reload();
     await page.waitForSelector('.start[data-ready="true"]');
