@@ -221,3 +221,13 @@ test('a damaged stored learner id (control characters, a megabyte, empty after t
   assert.equal(good.id, 'alice');
   assert.deepEqual(good.warnings, []);
 });
+
+test('merging imports never grows a record past the attempts a reload keeps', () => {
+  const store = createAttemptStore({ storage: new FakeStorage(), now: fakeClock().now });
+  const ref = { learner: 'alice', id: 'hand-calc', contentHash: HASH };
+  const batch = (from) => Array.from({ length: 3000 }, (_, i) => ({ question: 'dots-a', answer: [String(from + i)], lab: {}, lang: 'ja' }));
+  store.merge({ ...ref, attempts: batch(0) });
+  const { added } = store.merge({ ...ref, attempts: batch(3000) });
+  assert.equal(added, 2000);
+  assert.equal(store.attempts(ref).length, 5000);
+});

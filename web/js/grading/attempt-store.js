@@ -461,6 +461,8 @@ export function createAttemptStore({ storage = browserStorage(), now = () => new
         const n = normalizeAttempt(a);
         if (!n) throw new TypeError(`attempt store: cannot merge a malformed attempt ${JSON.stringify(a)}`);
         if (seen.has(attemptIdentity(n))) continue;
+        // No record grows past what a reload would keep.
+        if (r.attempts.length >= MAX_ATTEMPTS) break;
         seen.add(attemptIdentity(n));
         r.attempts.push(n);
         added += 1;
