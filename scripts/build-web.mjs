@@ -91,6 +91,7 @@ cpSync(join(web, 'css', 'style.css'), join(dist, 'style.css'));
 // The embedding kit for course pages: the host script and an example host page.
 cpSync(join(web, 'embed.js'), join(dist, 'embed.js'));
 cpSync(join(web, 'embed-example.html'), join(dist, 'embed-example.html'));
+cpSync(join(web, 'embed-example.js'), join(dist, 'embed-example.js'));
 
 const katexDist = join(root, 'node_modules', 'katex', 'dist');
 if (!existsSync(katexDist)) fail('node_modules/katex is missing: run npm ci');

@@ -245,7 +245,7 @@ export function cmi5Page(html) {
 }
 
 // The lab's files: everything in dist/ the page needs (not the host-page kit or the types).
-const LEFT_OUT = new Set(['embed.js', 'embed-example.html', 'poslab.d.ts', 'exercises.json']);
+const LEFT_OUT = new Set(['embed.js', 'embed-example.html', 'embed-example.js', 'poslab.d.ts', 'exercises.json']);
 
 export function buildPackages(o) {
   for (const f of ['index.html', 'app.js', 'poslab.js', 'exercises.json']) if (!existsSync(join(o.dist, f))) throw new Error(`package: ${join(o.dist, f)} is missing: run npm run build first`);

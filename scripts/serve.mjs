@@ -1,8 +1,16 @@
 #!/usr/bin/env node
 // A small static server for dist/ on 127.0.0.1. PORT overrides 8080; PORT=0
 // picks a free port. Also importable: `const { server, url } = await serve({ port: 0 })`.
+//
+// Security headers: every response has X-Content-Type-Options: nosniff and
+// Referrer-Policy: no-referrer; an HTML page is sent with its own
+// Content-Security-Policy (the one in its <meta>, so the two never differ)
+// plus `frame-ancestors`, which a <meta> cannot carry: who may put the page
+// in a frame. FRAME_ANCESTORS sets it (default 'self'), e.g.
+// FRAME_ANCESTORS="'self' https://lms.example.edu" for a course site that
+// embeds the lab; serve({ frameAncestors }) does the same when imported.
 import { createServer } from 'node:http';
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,38 +29,75 @@ const types = {
   '.png': 'image/png',
 };
 
-export function serve({ root, port = 8080, host = '127.0.0.1' } = {}) {
+// Without a <meta> policy (should a page lack one), this one.
+export const DEFAULT_CSP = "default-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'";
+export const DEFAULT_FRAME_ANCESTORS = "'self'";
+const BASE_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
+
+// A frame-ancestors source list: 'self', 'none', *, a scheme (https:) or a
+// host source (https://lms.example.edu, *.example.edu:443), space-separated.
+// Anything else (a ';' or ',' that would start another directive, a quote,
+// a line break) is refused with a message saying what is allowed.
+export function checkFrameAncestors(value) {
+  const text = String(value).trim();
+  const source = /^(?:'self'|'none'|\*|[a-z][a-z0-9+.-]*:|(?:[a-z][a-z0-9+.-]*:\/\/)?(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::(?:\d{1,5}|\*))?(?:\/[\w./~%-]*)?)$/i;
+  const sources = text.split(/[ \t]+/).filter(Boolean);
+  if (!sources.length || !sources.every((s) => source.test(s)) || (sources.includes("'none'") && sources.length > 1)) {
+    throw new RangeError(`FRAME_ANCESTORS must be 'none', or space-separated sources such as 'self' https://lms.example.edu *.example.edu (no ; , or quotes other than 'self'/'none'), got "${value}"`);
+  }
+  return sources.join(' ');
+}
+
+// The page's <meta http-equiv="Content-Security-Policy"> content, or null.
+export function metaPolicy(html) {
+  const m = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/i.exec(html);
+  return m ? m[1].replace(/&#39;|&apos;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&') : null;
+}
+
+export function serve({ root, port = 8080, host = '127.0.0.1', frameAncestors = process.env.FRAME_ANCESTORS ?? DEFAULT_FRAME_ANCESTORS } = {}) {
+  const ancestors = checkFrameAncestors(frameAncestors);
   const base = resolve(root ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'dist'));
   const server = createServer((req, res) => {
     let path;
     try {
       path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     } catch {
-      res.writeHead(400).end('bad request');
+      res.writeHead(400, BASE_HEADERS).end('bad request');
       return;
     }
     if (path.endsWith('/')) path += 'index.html';
     const file = normalize(join(base, path));
     if (file !== base && !file.startsWith(base + sep)) {
-      res.writeHead(403).end('forbidden');
+      res.writeHead(403, BASE_HEADERS).end('forbidden');
       return;
     }
     let st;
     try {
       st = statSync(file);
     } catch {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      res.writeHead(404, { ...BASE_HEADERS, 'content-type': 'text/plain' }).end('not found');
       return;
     }
     if (!st.isFile()) {
-      res.writeHead(404).end('not found');
+      res.writeHead(404, BASE_HEADERS).end('not found');
       return;
     }
-    res.writeHead(200, {
+    const headers = {
+      ...BASE_HEADERS,
       'content-type': types[extname(file)] ?? 'application/octet-stream',
       'content-length': st.size,
       'cache-control': 'no-cache',
-    });
+    };
+    if (extname(file) === '.html') {
+      let policy = DEFAULT_CSP;
+      try {
+        policy = metaPolicy(readFileSync(file, 'utf8')) ?? DEFAULT_CSP;
+      } catch {
+        // Unreadable now: the default policy, and the read below reports it.
+      }
+      headers['content-security-policy'] = `${policy.replace(/;\s*$/, '')}; frame-ancestors ${ancestors}`;
+    }
+    res.writeHead(200, headers);
     if (req.method === 'HEAD') res.end();
     else createReadStream(file).pipe(res);
   });
@@ -69,6 +114,12 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const port = process.env.PORT !== undefined ? Number(process.env.PORT) : 8080;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     console.error(`serve: PORT must be an integer 0…65535, got "${process.env.PORT}"`);
+    process.exit(2);
+  }
+  try {
+    checkFrameAncestors(process.env.FRAME_ANCESTORS ?? DEFAULT_FRAME_ANCESTORS);
+  } catch (e) {
+    console.error(`serve: ${e.message}`);
     process.exit(2);
   }
   serve({ port }).then(

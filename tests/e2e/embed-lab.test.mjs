@@ -14,7 +14,8 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { artifacts, dist, nodeCore, requireDist, root, CHROMIUM_ARGS } from './helpers.mjs';
+import { artifacts, dist, nodeCore, requireDist, root, watchCsp, CHROMIUM_ARGS } from './helpers.mjs';
+import { writeCoursePage } from './fixtures/course-page.mjs';
 import { serveDirs } from './fixtures/serve-dirs.mjs';
 import { serve } from '../../scripts/serve.mjs';
 
@@ -25,8 +26,6 @@ let A, B, C, browser, core, exercises;
 
 before(async () => {
   requireDist();
-  // The course page as built (dist/), served from the course site only.
-  copyFileSync(join(dist, 'embed-example.html'), join(hostDir, 'embed-example.html'));
   copyFileSync(join(root, 'tests', 'e2e', 'fixtures', 'embed-intruder.html'), join(thirdDir, 'intruder.html'));
   // A page on C that posts host-like messages to every other frame of its
   // parent (the lab windows next to it), as if it were the course page.
@@ -47,9 +46,16 @@ before(async () => {
       document.body.dataset.ready = 'true';
     </script></body></html>`,
   );
-  const lab = await serve({ root: dist, port: 0 });
-  B = { origin: new URL(lab.url).origin, close: () => new Promise((done) => lab.server.close(done)) };
   [A, C] = await Promise.all([serveDirs({ '/course/': hostDir, '/third/': thirdDir }), serveDirs({ '/course/': hostDir, '/third/': thirdDir })]);
+  // The lab as `npm start` serves it, letting both course sites frame it
+  // (FRAME_ANCESTORS): C's postMessage filtering is what one test checks.
+  const lab = await serve({ root: dist, port: 0, frameAncestors: `'self' ${A.origin} ${C.origin}` });
+  B = { origin: new URL(lab.url).origin, close: () => new Promise((done) => lab.server.close(done)) };
+  // The course page as built (dist/), configured by its author for the lab on B
+  // (its <meta> and CSP), served from the course sites.
+  writeCoursePage(hostDir, dist, { base: labBase() });
+  // One that also frames other content from C (a third party it trusts less than the lab).
+  writeCoursePage(hostDir, dist, { base: labBase(), frames: [C.origin], name: 'with-third-party.html' });
   // A course page of the test's own: the lab without learner=, which the host sends by postMessage.
   writeFileSync(
     join(hostDir, 'host-sends-learner.html'),
@@ -72,13 +78,14 @@ after(async () => {
 
 const labBase = () => `${B.origin}/`;
 const labPage = () => `${B.origin}/index.html`;
-const exampleUrl = (host, params) => `${host.origin}/course/embed-example.html?${new URLSearchParams({ base: labBase(), ...params })}`;
+const exampleUrl = (host, params) => `${host.origin}/course/embed-example.html?${new URLSearchParams(params)}`;
 
 // A course page with watchers: errors (console and page, in every frame),
 // requests that leave the three origins, and every message the top window
 // receives, before embed.js filters it.
 async function openHost(url, { viewport = { width: 1000, height: 800 } } = {}) {
   const context = await browser.newContext({ viewport });
+  await watchCsp(context);
   const page = await context.newPage();
   const errors = [];
   const requests = [];
@@ -327,7 +334,8 @@ test('the course page embeds two real exercises: no site chrome, heights from bo
 const kindsFrom = (page, origin) => page.evaluate((o) => window.received.filter((m) => m.origin === o).map((m) => m.data.subject ?? `h5p:${m.data.action}`), origin);
 
 test("the course page ignores look-alike messages from a third origin C", { timeout: 90000 }, async () => {
-  const { page, context, errors } = await openHost(exampleUrl(A, { learner: 'alice', exercises: 'hand-calc,wall-1024' }));
+  // The course page's CSP lets it frame C too: embed.js's own origin checks are what is tested.
+  const { page, context, errors } = await openHost(`${A.origin}/course/with-third-party.html?${new URLSearchParams({ learner: 'alice', exercises: 'hand-calc,wall-1024' })}`);
   const hand = await labFrame(page, 'hand-calc');
   const wall = await labFrame(page, 'wall-1024');
   assert.match(await answer(hand, 'dots-a', ['1', '0']), /correct/);

@@ -14,12 +14,16 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { serveDirs, CHROMIUM_ARGS } from './fixtures/serve-dirs.mjs';
+import { writeCoursePage } from './fixtures/course-page.mjs';
+import { watchCsp } from './helpers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const fixtures = join(root, 'tests', 'e2e', 'fixtures');
 const labDir = mkdtempSync(join(tmpdir(), 'poslab-embed-'));
-// Only what the pages need is served: /web/ (the course page and embed.js), /lab/ (the fixtures).
-const MOUNTS = { '/web/': join(root, 'web'), '/lab/': labDir };
+const courseDir = mkdtempSync(join(tmpdir(), 'poslab-embed-course-'));
+// Only what the pages need is served: /course/ (the course page, configured
+// for the lab on B, with embed.js), /lab/ (the fixtures).
+const MOUNTS = { '/course/': courseDir, '/lab/': labDir };
 const staticServer = () => serveDirs(MOUNTS);
 
 let A, B, C, browser;
@@ -27,19 +31,25 @@ before(async () => {
   await build({ entryPoints: [join(fixtures, 'embed-lab.js')], bundle: true, format: 'iife', outfile: join(labDir, 'embed-lab.bundle.js'), logLevel: 'warning' });
   for (const f of ['embed-lab.html', 'embed-intruder.html']) copyFileSync(join(fixtures, f), join(labDir, f));
   [A, B, C] = await Promise.all([staticServer(), staticServer(), staticServer()]);
+  // The course author names the lab (on B) in the page itself.
+  writeCoursePage(courseDir, join(root, 'web'), { page: labUrl() });
+  // One that also frames other content, from C (a third party it trusts less than the lab).
+  writeCoursePage(courseDir, join(root, 'web'), { page: labUrl(), frames: [C.origin], name: 'with-third-party.html' });
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 });
 after(async () => {
   await browser?.close();
   for (const s of [A, B, C]) await s?.close();
   rmSync(labDir, { recursive: true, force: true });
+  rmSync(courseDir, { recursive: true, force: true });
 });
 
 const labUrl = () => `${B.origin}/lab/embed-lab.html`;
-const hostUrl = (hostOrigin, params) => `${hostOrigin}/web/embed-example.html?${new URLSearchParams({ lab: labUrl(), ...params })}`;
+const hostUrl = (hostOrigin, params) => `${hostOrigin}/course/embed-example.html?${new URLSearchParams(params)}`;
 
 async function openHost(url) {
   const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+  await watchCsp(context);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -123,7 +133,8 @@ test('the course page sizes both labs and receives their statements, from the la
 });
 
 test('messages from a third origin are ignored by the course page', { timeout: 60000 }, async () => {
-  const { page, context, errors } = await openHost(hostUrl(A.origin, { learner: 'e2e-alice', exercises: 'hand-calc,rope' }));
+  // The course page's CSP lets it frame C too: embed.js's own origin checks are what is tested.
+  const { page, context, errors } = await openHost(`${A.origin}/course/with-third-party.html?${new URLSearchParams({ learner: 'e2e-alice', exercises: 'hand-calc,rope' })}`);
   const hand = await labFrame(page, 'hand-calc');
   const rope = await labFrame(page, 'rope');
   await hand.evaluate(() => fixture.answer(1, 1, ['1']));
@@ -199,7 +210,8 @@ test('the lab posts only to parentOrigin, and accepts nothing from another origi
 });
 
 test('a course page opened from file:// (an opaque origin) embeds with parentOrigin=* and still gets statements', { timeout: 60000 }, async () => {
-  const url = `${pathToFileURL(join(root, 'web', 'embed-example.html')).href}?${new URLSearchParams({ lab: labUrl(), learner: 'e2e-carol', exercises: 'rope' })}`;
+  const page0 = writeCoursePage(courseDir, join(root, 'web'), { page: labUrl(), name: 'file-to-http.html' });
+  const url = `${pathToFileURL(page0).href}?${new URLSearchParams({ learner: 'e2e-carol', exercises: 'rope' })}`;
   const { page, context, errors } = await openHost(url);
   const lab = await labFrame(page, 'rope');
   assert.equal(new URL(lab.url()).searchParams.get('parentOrigin'), '*');
@@ -216,7 +228,8 @@ test('a course page opened from file:// (an opaque origin) embeds with parentOri
 
 test('a file:// course page embedding a file:// lab: both opaque origins, still sized and reported', { timeout: 60000 }, async () => {
   const lab = pathToFileURL(join(labDir, 'embed-lab.html')).href;
-  const url = `${pathToFileURL(join(root, 'web', 'embed-example.html')).href}?${new URLSearchParams({ lab, learner: 'e2e-dan', exercises: 'rope' })}`;
+  const page0 = writeCoursePage(courseDir, join(root, 'web'), { page: lab, name: 'file-to-file.html' });
+  const url = `${pathToFileURL(page0).href}?${new URLSearchParams({ learner: 'e2e-dan', exercises: 'rope' })}`;
   const { page, context, errors } = await openHost(url);
   let frame;
   for (let i = 0; i < 200 && !frame; i++) {

@@ -15,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { serveDirs, CHROMIUM_ARGS } from './fixtures/serve-dirs.mjs';
+import { watchCsp } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const yaml = require('js-yaml');
@@ -72,6 +73,7 @@ for (const mode of ['http', 'file']) {
   test(`${mode}: answer, reload, answer more, download; the CLI's re-grade equals the page's score`, { timeout: 90000 }, async () => {
     const base = mode === 'http' ? `${server.origin}/grading-lab.html` : pathToFileURL(join(dir, 'grading-lab.html')).href;
     const context = await browser.newContext({ acceptDownloads: true });
+    await watchCsp(context);
     let { page, errors } = await openPage(context, `${base}?learner=alice-${mode}`);
     assert.equal(await page.evaluate(() => fixture.mode), 'local', 'real localStorage');
     const { variant } = await page.evaluate(() => fixture.variant());
@@ -112,6 +114,7 @@ for (const mode of ['http', 'file']) {
 
     // Another browser (a fresh profile): a bad file changes nothing, the downloaded one restores everything.
     const other = await browser.newContext();
+    await watchCsp(other);
     ({ page, errors } = await openPage(other, `${base}?learner=alice-${mode}`));
     const bad = join(dir, `bad-${mode}.json`);
     writeFileSync(bad, JSON.stringify({ hello: 'world' }));
@@ -147,6 +150,7 @@ function downloadNamePattern(submission) {
 
 test('no learner id in the URL: the student types one, it is kept, and only then can answers be graded', { timeout: 60000 }, async () => {
   const context = await browser.newContext();
+  await watchCsp(context);
   const { page, errors } = await openPage(context, `${server.origin}/grading-lab.html`);
   assert.equal(await page.locator('.grading-download').isDisabled(), true);
   // The panel is labelled and operable (axe-core: no serious or critical violation).
@@ -179,6 +183,7 @@ test('no learner id in the URL: the student types one, it is kept, and only then
 
 test('two learners get different variants, and each keeps their own record', { timeout: 60000 }, async () => {
   const context = await browser.newContext();
+  await watchCsp(context);
   const seeds = [];
   for (const who of ['erin', 'fay']) {
     const { page } = await openPage(context, `${server.origin}/grading-lab.html?learner=${who}`);

@@ -2,7 +2,7 @@
 // Chromium (flags from the toolchain notes, fresh profile), request and
 // console watchers, and the core loaded in Node for expected values.
 import { chromium } from 'playwright-core';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -54,12 +54,41 @@ export async function startLab() {
   };
 }
 
-// A page with watchers: every console error, page error and request that
-// leaves the origin (dist/ over http, or the dist folder over file://) is kept.
+// The pages' Content-Security-Policy is enforced in every test (never
+// bypassCSP): every document (pages and frames) of the context reports its
+// `securitypolicyviolation` events here, and closing the context throws when
+// there was any, so a test that closes its context fails on a violation even
+// if it checks nothing else. Returns the list (also for the test to assert on).
+export async function watchCsp(context, violations = []) {
+  await context.exposeBinding('__poslabCspViolation', (_source, v) => {
+    violations.push(v);
+  });
+  await context.addInitScript(() => {
+    document.addEventListener(
+      'securitypolicyviolation',
+      (e) => {
+        const where = e.sourceFile ? ` at ${e.sourceFile}:${e.lineNumber}` : '';
+        window.__poslabCspViolation?.(`${e.effectiveDirective} refused ${e.blockedURI || '(inline)'}${where} on ${location.href}`);
+      },
+      true,
+    );
+  });
+  const close = context.close.bind(context);
+  context.close = async (...args) => {
+    await close(...args);
+    if (violations.length) throw new Error(`Content-Security-Policy violations:\n${violations.join('\n')}`);
+  };
+  return violations;
+}
+
+// A page with watchers: every console error, page error, CSP violation and
+// request that leaves the origin (dist/ over http, or the dist folder over
+// file://) is kept.
 export async function openPage(lab, mode, { viewport = { width: 1100, height: 900 } } = {}) {
-  const context = await lab.browser.newContext({ viewport, bypassCSP: true });
+  const context = await lab.browser.newContext({ viewport });
+  const problems = { console: [], offOrigin: [], csp: [] };
+  await watchCsp(context, problems.csp);
   const page = await context.newPage();
-  const problems = { console: [], offOrigin: [] };
   const origin = mode === 'http' ? new URL(lab.bases.http).origin : null;
   const distUrl = pathToFileURL(dist).href;
   page.on('console', (m) => {
@@ -109,7 +138,8 @@ export function round3(x) {
 }
 
 export async function axeViolations(page) {
-  await page.addScriptTag({ path: join(root, 'node_modules', 'axe-core', 'axe.min.js') });
+  // Evaluated, not added as a <script>: the page's CSP refuses inline scripts.
+  await page.evaluate(readFileSync(join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8'));
   const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
 }

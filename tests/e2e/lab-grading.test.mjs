@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { root, startLab, gotoReady, answerNumeric } from './helpers.mjs';
+import { root, startLab, gotoReady, answerNumeric, watchCsp } from './helpers.mjs';
 
 const cliPath = resolve(process.env.POSLAB_CLI || join(root, 'build/native/poslab'));
 const dir = mkdtempSync(join(tmpdir(), 'poslab-lab-grading-'));
@@ -28,6 +28,7 @@ for (const mode of ['http', 'file']) {
     const learner = `student-${mode}`;
     const base = `${lab.bases[mode]}?learner=${learner}`;
     const ctx2 = await lab.browser.newContext({ acceptDownloads: true });
+    await watchCsp(ctx2);
     const p = await ctx2.newPage();
     const problems = { console: [] };
     p.on('pageerror', (e) => problems.console.push(e.message));
@@ -85,6 +86,7 @@ test('http: two learners get different seeded variants of the RoPE question; eac
   const rotate = ({ q: [x, y], m }) => [x * Math.cos(m) - y * Math.sin(m), x * Math.sin(m) + y * Math.cos(m)].map((v) => v.toFixed(3));
   for (const [learner, other] of [[a, b], [b, a]]) {
     const ctx = await lab.browser.newContext({ acceptDownloads: true });
+    await watchCsp(ctx);
     const p = await ctx.newPage();
     await gotoReady(p, `${lab.bases.http}?learner=${learner}#ex=rope`);
     const v = variantOf(learner);

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, extname } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { root, dist, requireDist, CHROMIUM_ARGS } from './helpers.mjs';
+import { root, dist, requireDist, CHROMIUM_ARGS, watchCsp } from './helpers.mjs';
 import { buildPackages } from '../../scripts/package.mjs';
 
 const LIMITS = { scorm12: 4096, scorm2004: 64000 };
@@ -140,6 +140,7 @@ for (const kind of ['scorm12', 'scorm2004']) {
     const learnerKey = kind === 'scorm12' ? 'cmi.core.student_id' : 'cmi.learner_id';
     const first = { [learnerKey]: 'lms-student-7' };
     const ctx = await browser.newContext();
+    await watchCsp(ctx);
     const page = await ctx.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -196,6 +197,7 @@ for (const kind of ['scorm12', 'scorm2004']) {
     await ctx.close();
     // A new browser (no localStorage): the LMS's suspend_data alone brings the answer back.
     const ctx2 = await browser.newContext();
+    await watchCsp(ctx2);
     const page2 = await ctx2.newPage();
     page2.on('pageerror', (e) => errors.push(e.message));
     // What an LMS keeps of the first session: suspend_data and the interaction.
@@ -282,6 +284,7 @@ test('cmi5: token fetched once; initialized, passed (score, mastery), terminated
   const actor = { objectType: 'Agent', account: { homePage: 'http://lms.example', name: 'cmi5-student' } };
   const params = new URLSearchParams({ endpoint: `${lrs.url}/xapi/`, fetch: `${lrs.url}/fetch/1`, actor: JSON.stringify(actor), registration: '1d6b7c3e-0000-4000-8000-000000000001', activityId: 'urn:test:au:hand-calc' });
   const ctx = await browser.newContext();
+  await watchCsp(ctx);
   const page = await ctx.newPage();
   await page.goto(`${base}/pkg/cmi5/${url}&${params}`);
   const logs = [];
@@ -337,6 +340,7 @@ test('cmi5: a wrong answer to the only question fails and completes; the right o
   const params = new URLSearchParams({ endpoint: `${lrs.url}/xapi`, fetch: `${lrs.url}/fetch/2`, actor: JSON.stringify(actor), registration, activityId: 'urn:test:au:formula' });
   const from = lrs.statements.length;
   const ctx = await browser.newContext();
+  await watchCsp(ctx);
   const page = await ctx.newPage();
   await page.goto(`${base}/pkg/cmi5/${url}&${params}`);
   await page.waitForSelector('[data-exercise="formula"][data-ready="true"]', { timeout: 30000 });
@@ -369,6 +373,7 @@ test('cmi5: a wrong answer to the only question fails and completes; the right o
   // A second session of the same registration: passed and completed were sent, so they are not sent again.
   const from2 = lrs.statements.length;
   const ctx2 = await browser.newContext();
+  await watchCsp(ctx2);
   const page2 = await ctx2.newPage();
   params.set('fetch', `${lrs.url}/fetch/3`);
   await page2.goto(`${base}/pkg/cmi5/${url}&${params}`);
@@ -388,6 +393,7 @@ for (const kind of ['scorm12', 'scorm2004']) {
     const manifest = contents[kind].get('imsmanifest.xml').toString('utf8');
     const launch = `/pkg/${kind}/${scormLaunch(manifest, 'item-formula')}`;
     const ctx = await browser.newContext();
+    await watchCsp(ctx);
     const page = await ctx.newPage();
     await page.goto(`${base}/host-${kind}.html?launch=${encodeURIComponent(launch)}&state=${encodeURIComponent(JSON.stringify({ [kind === 'scorm12' ? 'cmi.core.student_id' : 'cmi.learner_id']: 's2' }))}`);
     const f = page.frames()[1];
@@ -421,6 +427,7 @@ test('scorm2004, --sco whole: one SCO for the path; the score is over every exer
   const launch = `/pkg/whole2004/${scormLaunch(manifest, 'item-whole')}`;
   assert.equal(launch, '/pkg/whole2004/index.html?lms=scorm2004');
   const ctx = await browser.newContext();
+  await watchCsp(ctx);
   const page = await ctx.newPage();
   await page.goto(`${base}/host-scorm2004.html?launch=${encodeURIComponent(launch)}&state=${encodeURIComponent(JSON.stringify({ 'cmi.learner_id': 'w1' }))}`);
   const f = page.frames()[1];
@@ -448,6 +455,7 @@ test('scorm12 in review mode: the lab works, nothing is recorded', { timeout: 60
   const manifest = contents.scorm12.get('imsmanifest.xml').toString('utf8');
   const launch = `/pkg/scorm12/${scormLaunch(manifest, 'item-hand-calc')}`;
   const ctx = await browser.newContext();
+  await watchCsp(ctx);
   const page = await ctx.newPage();
   await page.goto(`${base}/host-scorm12.html?launch=${encodeURIComponent(launch)}&state=${encodeURIComponent(JSON.stringify({ 'cmi.core.student_id': 'r1', 'cmi.core.lesson_mode': 'review' }))}`);
   await answer(page.frames()[1]);
@@ -459,6 +467,7 @@ test('scorm12 in review mode: the lab works, nothing is recorded', { timeout: 60
 
 test('without an LMS: lms=scorm12 with no API changes nothing and logs no error', { timeout: 60000 }, async () => {
   const ctx = await browser.newContext();
+  await watchCsp(ctx);
   const page = await ctx.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));

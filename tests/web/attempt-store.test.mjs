@@ -185,17 +185,13 @@ test('a record from a newer lab version is set aside, not read or overwritten', 
   assert.equal(store.record(ref), null);
 });
 
-test('pre-grading progress (poslab.progress.v1) is copied aside once and left in place', () => {
-  const legacy = JSON.stringify({ 'hand-calc': { visited: true, questions: { dot: { correct: false, attempts: [{ answer: ['0.5'], correct: false, at: '2026-11-29T10:00:00Z' }] } } } });
-  const storage = new FakeStorage({ [LEGACY_KEY]: legacy });
-  const store = createAttemptStore({ storage, now: fakeClock().now });
-  assert.equal(store.warnings.length, 1);
-  assert.equal(store.warnings[0].code, 'storage_legacy');
-  assert.equal(storage.getItem(store.warnings[0].aside), legacy);
-  assert.equal(storage.getItem(LEGACY_KEY), legacy, 'the original is untouched');
-  assert.equal(storage.getItem(LEGACY_DONE_KEY), store.warnings[0].aside);
-  assert.deepEqual(createAttemptStore({ storage }).warnings, [], 'only once');
-  assert.deepEqual(store.records(), [], 'it is not graded: no content hash, no seed');
+test('poslab.progress.v1 (progress.js, still written on every visit) is not legacy data: left alone, no warning, no copy', () => {
+  const progress = JSON.stringify({ 'hand-calc': { visited: true, questions: { dot: { correct: false, attempts: [{ answer: ['0.5'], correct: false, at: '2026-11-29T10:00:00Z' }] } } } });
+  const storage = new FakeStorage({ [LEGACY_KEY]: progress });
+  for (let visit = 0; visit < 3; visit++) assert.deepEqual(createAttemptStore({ storage, now: fakeClock().now }).warnings, []);
+  assert.deepEqual(storage.snapshot(), { [LEGACY_KEY]: progress }, 'the original is untouched, nothing set aside');
+  assert.equal(storage.getItem(LEGACY_DONE_KEY), null);
+  assert.deepEqual(createAttemptStore({ storage }).records(), [], 'it is not graded: no content hash, no seed');
 });
 
 test('reset keeps a backup first; a backup can be listed and restored', () => {

@@ -33,11 +33,22 @@ async function hintsFor(ctx, block, wrong) {
 // Every checked attempt is kept (progress.js) and announced as a
 // 'poslab:answered' event on window, with the raw answer and the lab's
 // settings, for whatever reports it (a submission file, an embedding host).
+// Returns null when it was saved, else why not ('full', 'unavailable'): with a
+// learner id the grading store is what counts (and progress.js then keeps
+// nothing it did not keep), without one progress.js.
 function recordAttempt(ctx, block, answer, correct) {
-  progress.record(ctx.exercise.id, block.id, { answer, correct });
+  const storeFailure = ctx.graded ? ctx.notSaved ?? null : null;
+  const r = progress.record(ctx.exercise.id, block.id, { answer, correct }, { persist: !storeFailure });
+  const notSaved = ctx.graded ? storeFailure : r.reason;
   window.dispatchEvent(
-    new CustomEvent('poslab:answered', { detail: { exercise: ctx.exercise.id, question: block.id, kind: block.type, answer, correct, lab: { ...ctx.lab() }, lang: lang() } }),
+    new CustomEvent('poslab:answered', { detail: { exercise: ctx.exercise.id, question: block.id, kind: block.type, answer, correct, lab: { ...ctx.lab() }, lang: lang(), saved: !notSaved } }),
   );
+  return notSaved;
+}
+
+// Beside the question: the attempt was checked but not kept.
+function notSavedLine(reason) {
+  return reason ? h('p', { class: 'not-saved', role: 'alert' }, t(`q.not_saved_${reason}`)) : null;
 }
 
 function shell(block, ctx, kind) {
@@ -50,7 +61,8 @@ function shell(block, ctx, kind) {
     el.classList.toggle('done', done);
     head.querySelector('.q-state').textContent = done ? t('q.done_badge') : '';
   };
-  setDone(ctx.solved?.(block.id) || progress.isCorrect(ctx.exercise.id, block.id));
+  // With a learner id, only what the grading store kept counts (progress.js is not per learner).
+  setDone(ctx.graded ? !!ctx.solved?.(block.id) : progress.isCorrect(ctx.exercise.id, block.id));
   return { el, feedback, setDone };
 }
 
@@ -108,10 +120,10 @@ export function numeric(block, ctx) {
       return;
     }
     attempts += 1;
-    recordAttempt(ctx, block, values, g.status === 'correct');
+    const notSaved = recordAttempt(ctx, block, values, g.status === 'correct');
     if (g.status === 'correct') {
       setDone(true);
-      show(feedback, 'correct', h('p', {}, t('q.correct')), block.explain ? h('div', { html: richBlock(pick(block.explain)) }) : null, attemptsLine(attempts));
+      show(feedback, 'correct', h('p', {}, t('q.correct')), block.explain ? h('div', { html: richBlock(pick(block.explain)) }) : null, attemptsLine(attempts), notSavedLine(notSaved));
     } else {
       wrong += 1;
       const okCount = g.parts.filter(Boolean).length;
@@ -121,7 +133,7 @@ export function numeric(block, ctx) {
         h('p', {}, block.fields.length > 1 ? t('q.wrong_some', { ok: okCount, n: block.fields.length }) : t('q.wrong')),
         g.feedback ? h('div', { class: 'mistake', html: richBlock(pick(g.feedback)) }) : null,
         ...(await hintsFor(ctx, block, wrong)),
-        attemptsLine(attempts),
+        attemptsLine(attempts), notSavedLine(notSaved),
       );
     }
     ctx.onProgress();
@@ -165,7 +177,7 @@ export function choice(block, ctx) {
       return;
     }
     attempts += 1;
-    recordAttempt(ctx, block, selected, g.status === 'correct');
+    const notSaved = recordAttempt(ctx, block, selected, g.status === 'correct');
     // parts[i]: whether option i is chosen as it should be (the core knows the answer).
     const wrongChosen = [];
     const missed = [];
@@ -180,7 +192,7 @@ export function choice(block, ctx) {
     g.missed = missed;
     if (g.correct) {
       setDone(true);
-      show(feedback, 'correct', h('p', {}, t('q.correct')), block.explain ? h('div', { html: richBlock(pick(block.explain)) }) : null, attemptsLine(attempts));
+      show(feedback, 'correct', h('p', {}, t('q.correct')), block.explain ? h('div', { html: richBlock(pick(block.explain)) }) : null, attemptsLine(attempts), notSavedLine(notSaved));
     } else {
       wrong += 1;
       const whys = g.wrongChosen.map((id) => block.options.find((o) => o.id === id)).filter((o) => o.why);
@@ -192,7 +204,7 @@ export function choice(block, ctx) {
         block.multiple && g.wrongChosen.length ? h('p', {}, t('q.extra', { n: g.wrongChosen.length })) : null,
         ...whys.map((o) => h('div', { class: 'mistake', html: `${richInline(pick(o.label))}: ${richInline(pick(o.why))}` })),
         ...(await hintsFor(ctx, block, wrong)),
-        attemptsLine(attempts),
+        attemptsLine(attempts), notSavedLine(notSaved),
       );
     }
     ctx.onProgress();
@@ -202,14 +214,15 @@ export function choice(block, ctx) {
 
 export function task(block, ctx) {
   const { el, feedback, setDone } = shell(block, ctx, 'task');
-  let reached = progress.isCorrect(ctx.exercise.id, block.id);
+  let reached = ctx.graded ? !!ctx.solved?.(block.id) : progress.isCorrect(ctx.exercise.id, block.id);
+  let notSaved = null;
   const status = h('p', { class: 'task-status', 'aria-live': 'polite' });
   el.append(status, feedback);
   const render = () => {
     status.textContent = reached ? t('q.task_done') : t('q.task_open');
     status.classList.toggle('reached', reached);
     if (reached) {
-      if (block.explain) show(feedback, 'correct', h('div', { html: richBlock(pick(block.explain)) }));
+      if (block.explain || notSaved) show(feedback, 'correct', block.explain ? h('div', { html: richBlock(pick(block.explain)) }) : null, notSavedLine(notSaved));
       else show(feedback, '');
     } else if (block.hint && !reached && ctx.widgetTouched(block.condition.widget)) show(feedback, 'hint', h('div', { class: 'hint', html: `<strong>${t('q.hint')}</strong> ${richInline(pick(block.hint))}` }));
   };
@@ -240,7 +253,7 @@ export function task(block, ctx) {
           const g = await coreCheck(ctx, block, answer);
           if (g.status === 'correct' && !reached) {
             reached = true;
-            recordAttempt(ctx, block, answer, true);
+            notSaved = recordAttempt(ctx, block, answer, true);
             setDone(true);
             ctx.onProgress();
           }

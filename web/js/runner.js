@@ -88,6 +88,18 @@ function controls(exercise, app, lab, onChange) {
   return h('section', { class: 'controls', 'aria-label': t('ctl.aria') }, h('h2', { class: 'sr-only' }, t('ctl.aria')), ...items, msg);
 }
 
+// What went wrong with saved progress, said in place on the exercise page:
+// damaged progress dropped, the grading store's warnings (damaged records set
+// aside, storage full or off), kept attempts the core cannot grade here.
+function storageNotes(app, graded) {
+  const items = [];
+  for (const w of progress.warnings()) items.push(t(`storage.${w.code}`, w.params));
+  for (const w of app.store?.warnings ?? []) items.push(w.message?.[lang()] ?? w.message?.ja ?? w.code);
+  if (graded?.unusable) items.push(t('storage.attempts_unusable', { count: graded.unusable }));
+  if (!items.length) return null;
+  return h('aside', { class: 'note storage-note', role: 'status' }, h('p', {}, h('strong', {}, t('storage.title'))), h('ul', {}, ...items.map((x) => h('li', {}, x))));
+}
+
 // The exercise as its file says it (the loader adds `file`): what the core hashes and grades.
 export function exerciseData(exercise) {
   const { file, ...data } = exercise;
@@ -122,9 +134,17 @@ export async function renderExercise(root, exercise, app) {
     solved: (questionId) => !!graded?.grade?.questions?.find((q) => q.id === questionId)?.solved,
     draft: (questionId, answer) => graded && app.grading.draft(ctx.data, questionId, answer),
     // check(questionId, answer): the core's verdict, kept by the grading session when there is a learner.
+    // Whether answers are kept per learner (the grading store) rather than by progress.js only.
+    graded: !!graded,
+    // After check(): null, or why the attempt was not saved ('full', 'unavailable').
+    notSaved: null,
     check: async (questionId, answer) => {
       const options = { lab: { ...lab }, lang: lang() };
-      if (graded) return (await app.grading.check(ctx.data, questionId, answer, options)).result;
+      if (graded) {
+        const r = await app.grading.check(ctx.data, questionId, answer, options);
+        ctx.notSaved = r.notSaved ?? null;
+        return r.result;
+      }
       return app.core.call('checkAttempt', { exercise: ctx.data, question: questionId, answer, variant, ...options });
     },
     widgets,
@@ -154,6 +174,8 @@ export async function renderExercise(root, exercise, app) {
     for (const w of widgets.values()) await w.update();
     refreshTasks();
   };
+  const notes = storageNotes(app, graded);
+  if (notes) main.append(notes);
   const ctl = controls(exercise, app, lab, updateAll);
   if (ctl) main.append(ctl);
 

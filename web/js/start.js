@@ -31,6 +31,8 @@ export function renderStart(root, app) {
     h('p', {}, t('start.how')),
     h('p', {}, h('a', { class: 'button', href: app.linkTo(app.exercises[0].id) }, t('start.begin'))),
     h('h2', {}, t('start.path')),
+    // Damaged saved progress was dropped: said where the path's state is shown.
+    progress.warnings().length ? h('aside', { class: 'note storage-note', role: 'status' }, ...progress.warnings().map((w) => h('p', {}, t(`storage.${w.code}`, w.params)))) : null,
     path,
     h('h2', {}, t('start.shapes')),
     h('p', { html: richInline(t('start.shapes_text')) }),
@@ -75,7 +77,7 @@ export function renderStart(root, app) {
       labVersion: app.core.version,
       exercises: app.exercises.map(exerciseData),
       lang,
-      warnings: app.bridge?.warnings ?? [],
+      warnings: [...(app.bridge?.warnings ?? []), ...(app.learner?.warnings ?? [])],
       // A reset of the learner's answers clears the path's state too.
       onChange: (what) => {
         if (what === 'reset') progress.reset();

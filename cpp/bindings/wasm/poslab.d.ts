@@ -19,7 +19,12 @@ export interface Matrix {
 /** What every function throws: message in English, code and params for translations. */
 export interface PositionLabError extends Error {
   name: 'PositionLabError';
-  /** Stable identifier, e.g. 'position_past_table', 'odd_width', 'empty_text', 'unknown_option'. */
+  /**
+   * Stable identifier, e.g. 'position_past_table', 'odd_width', 'empty_text', 'unknown_option'.
+   * 'invalid_text': a string anywhere in the argument (a value or a key) holds a lone
+   * UTF-16 surrogate, which has no UTF-8 form; params {path, position (UTF-16 index),
+   * character (1-based code point number), codeUnit ('U+D800')}. Checked before the core runs.
+   */
   code: string;
   /** The values involved, as strings (e.g. {position: '1024', max_positions: '1024'}). */
   params: Record<string, string>;

@@ -21,9 +21,54 @@ export const VERSION = 1;
 export const RECORD_PREFIX = `poslab.attempts.v${VERSION}:`;
 export const ASIDE_PREFIX = 'poslab.attempts.aside:';
 export const BACKUP_PREFIX = 'poslab.attempts.backup:';
-// What web/js/progress.js wrote before grading existed (no content hash, no seed).
+// web/js/progress.js's key (the path's state, no content hash, no seed). It
+// is still written on every visit: it is not old data, and the store leaves it
+// alone (it once took it for a legacy format and warned on the second visit).
 export const LEGACY_KEY = 'poslab.progress.v1';
 export const LEGACY_DONE_KEY = 'poslab.attempts.legacy-kept';
+
+// What one answer (or a task's lab settings, or a draft) may be: nested at
+// most `depth` containers deep, at most `nodes` values in all, strings of at
+// most `string` characters. An answer the page makes is a list of a few
+// strings or a flat object; anything far beyond is damage or an attack (a
+// 200 000-deep answer would overflow every later JSON.stringify).
+export const VALUE_LIMITS = { depth: 8, nodes: 10000, string: 10000 };
+// Attempts kept per record (the core counts only max_attempts of a question anyway).
+export const MAX_ATTEMPTS = 5000;
+
+// null when v is plain JSON within the limits, else 'too_deep', 'too_large'
+// or 'not_json'. Iterative: a deep value cannot overflow the stack here.
+export function withinLimits(v, limits = VALUE_LIMITS) {
+  const stack = [[v, 0]];
+  let nodes = 0;
+  while (stack.length) {
+    const [x, d] = stack.pop();
+    if (++nodes > limits.nodes) return 'too_large';
+    if (typeof x === 'string') {
+      if (x.length > limits.string) return 'too_large';
+      continue;
+    }
+    if (x === null || typeof x === 'boolean') continue;
+    if (typeof x === 'number') {
+      if (!Number.isFinite(x)) return 'not_json';
+      continue;
+    }
+    if (typeof x !== 'object') return 'not_json';
+    if (d >= limits.depth) return 'too_deep';
+    let items;
+    if (Array.isArray(x)) items = x;
+    else {
+      const proto = Object.getPrototypeOf(x);
+      if (proto !== Object.prototype && proto !== null) return 'not_json';
+      const keys = Object.keys(x);
+      for (const k of keys) if (k.length > limits.string) return 'too_large';
+      items = keys.map((k) => x[k]);
+    }
+    if (nodes + items.length > limits.nodes) return 'too_large';
+    for (const c of items) stack.push([c, d + 1]);
+  }
+  return null;
+}
 
 export function recordKey({ learner, id, contentHash }) {
   return RECORD_PREFIX + [learner, id, contentHash].map(encodeURIComponent).join(':');
@@ -85,7 +130,8 @@ function isObject(v) {
 // One attempt as kept: the submission's shape ({question, answer, lab, lang, time}).
 export function normalizeAttempt(a) {
   if (!isObject(a)) return null;
-  if (typeof a.question !== 'string' || a.question === '' || !('answer' in a) || a.answer === undefined) return null;
+  if (typeof a.question !== 'string' || a.question === '' || a.question.length > 200 || !('answer' in a) || a.answer === undefined) return null;
+  if (withinLimits(a.answer) !== null || (a.lab !== undefined && a.lab !== null && withinLimits(a.lab) !== null)) return null;
   // lab and lang get the core's defaults ({} and 'ja') written out, so that the
   // same attempt always looks the same (stored, downloaded, imported back).
   const out = { question: a.question, answer: a.answer, lab: a.lab ?? {}, lang: a.lang ?? 'ja' };
@@ -129,7 +175,9 @@ export function recoverRecord(value, hint) {
   let dropped = 0;
   const attempts = [];
   if (Array.isArray(value.attempts)) {
-    for (const a of value.attempts) {
+    // The first MAX_ATTEMPTS (the ones the core counts): more is damage.
+    if (value.attempts.length > MAX_ATTEMPTS) dropped += value.attempts.length - MAX_ATTEMPTS;
+    for (const a of value.attempts.slice(0, MAX_ATTEMPTS)) {
       const n = normalizeAttempt(a);
       if (n) attempts.push(n);
       else dropped += 1;
@@ -139,7 +187,11 @@ export function recoverRecord(value, hint) {
   }
   const drafts = {};
   if (isObject(value.drafts)) {
-    for (const [q, ans] of Object.entries(value.drafts)) if (ans !== undefined) drafts[q] = ans;
+    for (const [q, ans] of Object.entries(value.drafts)) {
+      if (ans === undefined) continue;
+      if (q === '__proto__' || q.length > 200 || withinLimits(ans) !== null) fixed = true;
+      else drafts[q] = ans;
+    }
   } else if (value.drafts !== undefined) fixed = true;
   let claimed;
   if (isObject(value.claimed) && Number.isFinite(value.claimed.points) && Number.isFinite(value.claimed.max)) {
@@ -178,6 +230,8 @@ export function createAttemptStore({ storage = browserStorage(), now = () => new
   const dirty = new Set();
   let backend = storage;
   let mode = 'local';
+  // Why the store went to memory: null, 'full' or 'unavailable'.
+  let failure = null;
 
   const warn = (code, params = {}) => {
     const w = { code, ...params, message: messages(`grading.${code}`, params) };
@@ -189,6 +243,7 @@ export function createAttemptStore({ storage = browserStorage(), now = () => new
   const toMemory = (code) => {
     if (mode === 'memory') return;
     mode = 'memory';
+    failure = code === 'storage_full' ? 'full' : 'unavailable';
     const memory = new MemoryStorage();
     // Whatever was readable (and set aside) stays reachable for the visit.
     try {
@@ -264,6 +319,7 @@ export function createAttemptStore({ storage = browserStorage(), now = () => new
   if (!backend) {
     backend = new MemoryStorage();
     mode = 'memory';
+    failure = 'unavailable';
     warn('storage_unavailable');
   }
   for (const key of keys()) {
@@ -295,15 +351,6 @@ export function createAttemptStore({ storage = browserStorage(), now = () => new
       }
     }
   }
-  // The pre-grading progress cannot be graded (no content hash, no seed): keep a
-  // copy aside once, and leave the original to whatever still reads it.
-  const legacy = read(LEGACY_KEY);
-  if (legacy !== null && read(LEGACY_DONE_KEY) === null) {
-    const aside = setAside(LEGACY_KEY, legacy);
-    write(LEGACY_DONE_KEY, aside);
-    warn('storage_legacy', { key: LEGACY_KEY, aside });
-  }
-
   const checkRef = (ref) => {
     for (const f of ['learner', 'id', 'contentHash']) {
       if (typeof ref?.[f] !== 'string' || ref[f] === '') throw new TypeError(`attempt store: ${f} must be a non-empty string, got ${JSON.stringify(ref?.[f])}`);
@@ -320,6 +367,11 @@ export function createAttemptStore({ storage = browserStorage(), now = () => new
   const store = {
     get mode() {
       return mode;
+    },
+    // null while every write reaches the Storage; 'full' or 'unavailable'
+    // once one failed (what is kept from then on lasts for the visit only).
+    get failure() {
+      return failure;
     },
     warnings,
 
@@ -409,6 +461,8 @@ export function createAttemptStore({ storage = browserStorage(), now = () => new
         const n = normalizeAttempt(a);
         if (!n) throw new TypeError(`attempt store: cannot merge a malformed attempt ${JSON.stringify(a)}`);
         if (seen.has(attemptIdentity(n))) continue;
+        // No record grows past what a reload would keep.
+        if (r.attempts.length >= MAX_ATTEMPTS) break;
         seen.add(attemptIdentity(n));
         r.attempts.push(n);
         added += 1;

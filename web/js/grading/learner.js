@@ -64,15 +64,27 @@ export function createLearner({ href = globalThis.location?.href, storage } = {}
     }
   }
   const listeners = new Set();
+  // [{code, message: {ja, en}}]: a kept id that could not be used (shown by the grading panel).
+  const warnings = [];
   let current = null; // {id, source}
   const fromUrl = href ? learnerFromUrl(href) : null;
   if (fromUrl) current = { id: fromUrl, source: 'url' };
   else {
+    let typed = null;
     try {
-      const typed = storage?.getItem(LEARNER_KEY);
-      if (typed) current = { id: normalizeLearner(typed), source: 'typed' };
+      typed = storage?.getItem(LEARNER_KEY) ?? null;
     } catch {
-      // A broken or blocked value: the student types it again.
+      // Blocked storage: the student types the id (it then lasts for the visit).
+    }
+    if (typed !== null) {
+      try {
+        // Far longer than any id can be: not even normalized.
+        if (typed.length > MAX_LEARNER_LENGTH * 4) throw new LearnerError('too_long', { max: MAX_LEARNER_LENGTH, length: typed.length });
+        current = { id: normalizeLearner(typed), source: 'typed' };
+      } catch {
+        // A damaged value: not used; the student types the id again.
+        warnings.push({ code: 'learner_dropped', message: messages('grading.learner_dropped') });
+      }
     }
   }
 
@@ -93,6 +105,7 @@ export function createLearner({ href = globalThis.location?.href, storage } = {}
   };
 
   return {
+    warnings,
     get id() {
       return current?.id ?? null;
     },

@@ -31,7 +31,33 @@ export function createGradingSession({ core, store, learner, bridge }) {
     return learner.id;
   };
 
-  const grade = async (o) => callCore(core, 'gradeExercise', { exercise: o.exercise, seed: o.seed, attempts: store.attempts(o.ref) });
+  // The core's grade of the kept attempts. An attempt the core cannot grade
+  // here (an imported one without the lab settings its task needs, say) must
+  // not take the page down: each is then tried alone, the ones the core
+  // refuses are left out of the page's grade (they stay in the store and the
+  // submission, for the instructor's grader), and `unusable` counts them.
+  const gradeAttempts = async (exercise, seed, attempts) => {
+    try {
+      return { g: await callCore(core, 'gradeExercise', { exercise, seed, attempts }), unusable: 0 };
+    } catch (e) {
+      if (!attempts.length) throw e;
+      const usable = [];
+      for (const a of attempts) {
+        try {
+          await callCore(core, 'gradeExercise', { exercise, seed, attempts: [a] });
+          usable.push(a);
+        } catch {
+          // Left out of the page's grade.
+        }
+      }
+      try {
+        return { g: await callCore(core, 'gradeExercise', { exercise, seed, attempts: usable }), unusable: attempts.length - usable.length };
+      } catch {
+        return { g: await callCore(core, 'gradeExercise', { exercise, seed, attempts: [] }), unusable: attempts.length };
+      }
+    }
+  };
+  const grade = async (o) => (await gradeAttempts(o.exercise, o.seed, store.attempts(o.ref))).g;
 
   // The hints the core unlocked for a question, as texts. gradeExercise gives
   // their number; unlockedHints gives texts for a number of wrong attempts;
@@ -47,18 +73,19 @@ export function createGradingSession({ core, store, learner, bridge }) {
   };
 
   const view = async (o) => {
-    const g = await grade(o);
+    const { g, unusable } = await gradeAttempts(o.exercise, o.seed, store.attempts(o.ref));
     const hints = {};
     for (const q of g.questions) hints[q.id] = await hintsFor(o, q);
     const record = store.record(o.ref);
-    return { contentHash: o.ref.contentHash, seed: o.seed, variant: o.variant, grade: g, hints, attempts: record.attempts, drafts: record.drafts };
+    return { contentHash: o.ref.contentHash, seed: o.seed, variant: o.variant, grade: g, hints, attempts: record.attempts, drafts: record.drafts, unusable };
   };
 
   const session = {
     /**
      * Call when an exercise is shown (and again when the learner changes).
-     * Returns {contentHash, seed, variant, grade, hints, attempts, drafts}:
-     * what the page needs to restore the exercise as it was left.
+     * Returns {contentHash, seed, variant, grade, hints, attempts, drafts, unusable}:
+     * what the page needs to restore the exercise as it was left (unusable:
+     * how many kept attempts the core could not grade here, left out of grade).
      */
     async open(exercise) {
       const id = needLearner();
@@ -75,7 +102,9 @@ export function createGradingSession({ core, store, learner, bridge }) {
      * One answer to one question. answer: numeric → the strings as typed;
      * choice → the chosen option ids; task → the lab settings it was reached
      * with. lab: the lab's current values (for `expect`s that name them).
-     * Returns {result, question, grade, hints, complete}: result is the core's
+     * Returns {result, question, grade, hints, complete, notSaved}: notSaved is
+     * null when the attempt reached the Storage, else 'full' or 'unavailable'
+     * (it is kept for this visit only); result is the core's
      * checkAttempt ({status, score, parts, feedback, message, expected});
      * question its grade after this attempt ({points, max, attempts, ignored,
      * solved, hintsUnlocked}); a malformed answer is kept but grades nothing
@@ -86,7 +115,9 @@ export function createGradingSession({ core, store, learner, bridge }) {
       if (!o || o.ref.learner !== learner.id) throw new Error(`grading session: open(${exercise.id}) first (or again, after the learner changed)`);
       const result = await callCore(core, 'checkAttempt', { exercise, question: questionId, answer, variant: o.variant, lab, lang });
       store.addAttempt(o.ref, { question: questionId, answer, lab, lang });
-      if (result.status === 'malformed') return { result, question: null, grade: null, hints: [], complete: false };
+      // Whether the attempt reached the Storage: null, or why not ('full', 'unavailable').
+      const notSaved = store.failure ?? null;
+      if (result.status === 'malformed') return { result, question: null, grade: null, hints: [], complete: false, notSaved };
       const g = await grade(o);
       store.setClaimed(o.ref, { points: g.points, max: g.max });
       const q = g.questions.find((x) => x.id === questionId);
@@ -113,7 +144,7 @@ export function createGradingSession({ core, store, learner, bridge }) {
           console.warn('grading session: onResult listener failed', e);
         }
       }
-      return { result, question: q, grade: g, hints, complete };
+      return { result, question: q, grade: g, hints, complete, notSaved };
     },
 
     // Sends `completed` (once per exercise version): when every question is
@@ -163,7 +194,7 @@ export function createGradingSession({ core, store, learner, bridge }) {
         if (!ex || r.seed === null) continue;
         const hash = await callCore(core, 'contentHash', { exercise: ex });
         if (hash !== r.contentHash) continue;
-        const g = await callCore(core, 'gradeExercise', { exercise: ex, seed: r.seed, attempts: r.attempts });
+        const { g } = await gradeAttempts(ex, r.seed, r.attempts);
         claimed.set(`${r.id}\n${r.contentHash}`, { points: g.points, max: g.max });
       }
       return buildSubmission({ labVersion, learner: id, records, grade: (r) => claimed.get(`${r.id}\n${r.contentHash}`) ?? r.claimed, now });

@@ -133,9 +133,13 @@ export const STRINGS = {
   'grading.verb_completed': { ja: '完了した', en: 'completed' },
 };
 
+/* global __I18N__ */
+// Newer strings live in web/i18n/*.json only (embedded by the build as __I18N__).
+const I18N = typeof __I18N__ !== 'undefined' ? __I18N__ : null;
+
 // The text of `key` in `lang` (falling back to Japanese) with {name}s filled.
 export function message(key, lang = 'ja', params = {}) {
-  const entry = STRINGS[key];
+  const entry = STRINGS[key] ?? (I18N && key in I18N.ja ? { ja: I18N.ja[key], en: I18N.en[key] } : null);
   if (!entry) return key;
   const s = entry[lang] ?? entry.ja;
   return s.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));

@@ -7,10 +7,13 @@
 // lab settings), so the instructor's re-grade recomputes every score; the
 // claimed score is the page's, computed by the core, and only compared.
 import { message, messages } from './strings.js';
-import { normalizeAttempt } from './attempt-store.js';
+import { normalizeAttempt, withinLimits, MAX_ATTEMPTS } from './attempt-store.js';
 
 export const FORMAT = 'position-lab-submission';
 export const VERSION = 1;
+// What an imported file may hold: its size, exercises (records), attempts per
+// exercise (as the store keeps them); each answer and lab within VALUE_LIMITS.
+export const IMPORT_LIMITS = { bytes: 10_000_000, exercises: 1000, attempts: MAX_ATTEMPTS };
 
 export class SubmissionError extends Error {
   constructor(code, params = {}, text = messages(`grading.import_${code}`, params)) {
@@ -98,8 +101,13 @@ function fieldError(field, problem) {
 function checkAttempt(a, path) {
   if (!isObject(a)) throw fieldError(path, 'object');
   if (typeof a.question !== 'string' || a.question === '') throw fieldError(`${path}.question`, 'string');
+  if (a.question.length > 200) throw fieldError(`${path}.question`, 'too_large');
   if (!('answer' in a) || a.answer === undefined || a.answer === null) throw fieldError(`${path}.answer`, 'answer');
+  const answerProblem = withinLimits(a.answer);
+  if (answerProblem) throw fieldError(`${path}.answer`, answerProblem === 'too_deep' ? 'too_deep' : 'too_large');
   if (a.lab !== undefined && !isObject(a.lab)) throw fieldError(`${path}.lab`, 'object');
+  const labProblem = a.lab === undefined ? null : withinLimits(a.lab);
+  if (labProblem) throw fieldError(`${path}.lab`, labProblem === 'too_deep' ? 'too_deep' : 'too_large');
   if (a.lang !== undefined && a.lang !== 'ja' && a.lang !== 'en') throw fieldError(`${path}.lang`, 'lang');
   if (a.time !== undefined && (typeof a.time !== 'string' || Number.isNaN(Date.parse(a.time)))) throw fieldError(`${path}.time`, 'time');
   return normalizeAttempt(a);
@@ -113,6 +121,8 @@ function checkAttempt(a, path) {
  * @param {{learner?: string}} [o] the current learner: another learner's file is refused.
  */
 export function parseSubmission(text, { learner } = {}) {
+  if (typeof text !== 'string') throw new SubmissionError('not_json', { detail: 'not text' });
+  if (text.length > IMPORT_LIMITS.bytes) throw fieldError('(file)', 'too_large');
   let s;
   try {
     s = JSON.parse(text);
@@ -126,6 +136,7 @@ export function parseSubmission(text, { learner } = {}) {
   if (s.labVersion !== undefined && typeof s.labVersion !== 'string') throw fieldError('labVersion', 'string');
   if (s.createdAt !== undefined && (typeof s.createdAt !== 'string' || Number.isNaN(Date.parse(s.createdAt)))) throw fieldError('createdAt', 'time');
   if (!Array.isArray(s.exercises)) throw fieldError('exercises', 'list');
+  if (s.exercises.length > IMPORT_LIMITS.exercises) throw fieldError('exercises', 'too_large');
   const exercises = s.exercises.map((e, i) => {
     const path = `exercises[${i}]`;
     if (!isObject(e)) throw fieldError(path, 'object');
@@ -137,6 +148,7 @@ export function parseSubmission(text, { learner } = {}) {
       for (const k of ['points', 'max']) if (!Number.isFinite(e.claimed[k])) throw fieldError(`${path}.claimed.${k}`, 'number');
     }
     if (!Array.isArray(e.attempts)) throw fieldError(`${path}.attempts`, 'list');
+    if (e.attempts.length > IMPORT_LIMITS.attempts) throw fieldError(`${path}.attempts`, 'too_large');
     const attempts = e.attempts.map((a, j) => checkAttempt(a, `${path}.attempts[${j}]`));
     const out = { id: e.id, contentHash: e.contentHash, attempts };
     if (e.seed !== undefined) out.seed = e.seed;

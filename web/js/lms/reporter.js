@@ -98,7 +98,15 @@ export async function createLmsReporter({ session, core, learner, store, exercis
     for (const ex of inScope) {
       const v = await variantFor(core, ex, learner.id);
       const attempts = store.attempts({ learner: learner.id, id: ex.id, contentHash: v.contentHash });
-      if (attempts.length) progress.apply(ex.id, await callCore(core, 'gradeExercise', { exercise: ex, seed: v.seed, attempts }));
+      if (!attempts.length) continue;
+      try {
+        progress.apply(ex.id, await callCore(core, 'gradeExercise', { exercise: ex, seed: v.seed, attempts }));
+      } catch (e) {
+        // Kept attempts the core cannot grade here (an imported task attempt
+        // without its lab settings): the page must still start; the exercise
+        // page says so, and the instructor's grader decides.
+        console.warn(`LMS: the kept attempts of ${ex.id} could not be re-graded: ${e.message}`);
+      }
     }
   }
 
