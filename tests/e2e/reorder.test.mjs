@@ -136,7 +136,10 @@ test('keyboard in English: the steps are announced in English', { timeout: 60000
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('Space');
   assert.equal(await liveText(page), 'Grabbed keys, position 2 of 8. Move it with ← →; drop it with Space or Enter; Esc puts it back.');
-  assert.match(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), /^keys, 2 of 8 \(grabbed\)$/);
+  // The chip's name is its token and its state; its place, 2 of 8, is the option's position in the set.
+  const held = page.getByRole('option', { name: 'keys (grabbed)', exact: true });
+  assert.equal(await held.evaluate((el) => el === document.activeElement), true);
+  assert.deepEqual([await held.getAttribute('aria-posinset'), await held.getAttribute('aria-setsize'), await held.getAttribute('aria-selected')], ['2', '8', 'true']);
   for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
   assert.equal(await liveText(page), 'Moved keys to position 5 of 8.');
   await page.keyboard.press('Enter');

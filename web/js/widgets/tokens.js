@@ -106,11 +106,14 @@ export function mount(el, block, ctx) {
             'data-pos': pos,
             'data-token': tokens[tokIndex],
             'aria-describedby': `${block.id}-help`,
-            'aria-label': t(held ? 'tokens.chip_grabbed' : 'tokens.chip', { token: tokens[tokIndex], pos: pos + 1, n: order.length }),
+            // Named by its token (and "grabbed" while held); its place is "pos of n".
+            'aria-posinset': pos + 1,
+            'aria-setsize': order.length,
             style: `--chip-hue: ${(tokIndex * 47) % 360}`,
           },
           h('span', { class: 'chip-pos', 'aria-hidden': 'true' }, String(pos + 1)),
-          h('span', { class: 'chip-text', 'aria-hidden': 'true' }, tokens[tokIndex]),
+          h('span', { class: 'chip-text' }, tokens[tokIndex]),
+          held ? h('span', { class: 'sr-only' }, t('tokens.grabbed_state')) : null,
         );
         chip.addEventListener('click', () => {
           if (grab) drop(false);
