@@ -262,12 +262,18 @@ test('bad input is shown in place: an empty sentence, an odd D for sinusoidal', 
   await context.close();
 });
 
-test('touch: select a chip, then the move buttons reorder it', { timeout: 60000 }, async () => {
-  const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 375, height: 740 } });
+test('touch: tap a chip, then tap the move buttons to reorder it', { timeout: 60000 }, async () => {
+  // A phone: touch events, no mouse (openPage's watchers, by hand, on a touch context).
+  const context = await lab.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  const problems = { console: [] };
+  page.on('console', (m) => m.type() === 'error' && problems.console.push(m.text()));
+  page.on('pageerror', (e) => problems.console.push(e.message));
   await gotoReady(page, urlFor(lab, 'http', { ex: 'reorder' }));
-  await page.click(chip(5));
-  await page.click('[data-widget="chips"] [data-move="left"]');
-  await page.click('[data-widget="chips"] [data-move="left"]');
+  await page.tap(chip(5));
+  assert.equal(await page.getAttribute(chip(5), 'aria-selected'), 'true');
+  await page.tap('[data-widget="chips"] [data-move="left"]');
+  await page.tap('[data-widget="chips"] [data-move="left"]');
   const order = [0, 1, 2, 5, 3, 4];
   const tokens = core.tokenize('犬が猫を追いかけた');
   await waitForOrderB(page, order.map((i) => tokens[i]).join(''));
