@@ -34,25 +34,73 @@ async function waitForOrderB(page, sentence) {
   await page.waitForFunction((s) => document.querySelector('[data-widget="out"] [data-order="b"] .sentence')?.textContent === s, sentence);
 }
 
-test('keyboard: arrow keys reorder 犬が猫を追いかけた into 猫が犬を追いかけた; outputs match the core', { timeout: 60000 }, async () => {
+// Tab from the top of the page until a token chip has the focus; returns the
+// number of presses. A person's way in: no page.focus(), no dispatchEvent.
+async function tabToChips(page, limit = 80) {
+  for (let n = 1; n <= limit; n++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(() => document.activeElement?.matches('[data-widget="chips"] .chip'))) return n;
+  }
+  throw new Error(`no token chip after ${limit} presses of Tab`);
+}
+const focused = (page) => page.evaluate(() => ({ token: document.activeElement.dataset.token, pos: Number(document.activeElement.dataset.pos), grabbed: document.activeElement.classList.contains('grabbed') }));
+const chipTokens = (page) => page.locator('[data-widget="chips"] .chip').evaluateAll((els) => els.map((e) => e.dataset.token));
+const liveText = (page) => page.locator('[data-widget="chips"] .sr-only[aria-live]').textContent();
+
+test('keyboard: Tab into the chips, grab with Space, move with arrows, drop; 犬が猫を追いかけた becomes 猫が犬を追いかけた; outputs match the core', { timeout: 60000 }, async () => {
   const { page, context, problems } = await openPage(lab, 'http');
   await gotoReady(page, urlFor(lab, 'http', { ex: 'reorder' }));
   const tokens = core.tokenize('犬が猫を追いかけた');
-  assert.deepEqual(await page.locator('[data-widget="chips"] .chip').evaluateAll((els) => els.map((e) => e.dataset.token)), tokens);
-
-  // 犬 two places right, then 猫 one place left: 猫 が 犬 を 追いかけ た.
-  await page.focus(chip(0));
+  assert.deepEqual(tokens, ['犬', 'が', '猫', 'を', '追いかけ', 'た']);
+  assert.deepEqual(await chipTokens(page), tokens);
+  // One chip in the Tab order: Tab lands on the first chip, and the next Tab leaves the list.
+  await tabToChips(page);
+  assert.deepEqual(await focused(page), { token: '犬', pos: 0, grabbed: false });
+  assert.equal(await page.locator('[data-widget="chips"] .chip[tabindex="0"]').count(), 1);
+  // Arrows move the focus only: 猫 is reachable and nothing moved.
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
-  assert.equal(await page.evaluate(() => document.activeElement.dataset.token), '犬', 'the moved chip keeps focus');
-  await page.focus(chip(1));
+  assert.deepEqual(await focused(page), { token: '猫', pos: 2, grabbed: false });
+  assert.deepEqual(await chipTokens(page), tokens);
+  // Space grabs 猫; ← ← carries it to the front; Space drops it.
+  await page.keyboard.press('Space');
+  assert.deepEqual(await focused(page), { token: '猫', pos: 2, grabbed: true });
+  assert.equal(await liveText(page), '猫 をつかみました（6 個中 3 番目）。← → で動かし、Space か Enter で置きます。Esc で元に戻します。');
   await page.keyboard.press('ArrowLeft');
+  assert.equal(await liveText(page), '猫 を 6 個中 2 番目に動かしました。');
+  await page.keyboard.press('ArrowLeft');
+  assert.deepEqual(await focused(page), { token: '猫', pos: 0, grabbed: true });
+  await page.keyboard.press('Space');
+  assert.deepEqual(await focused(page), { token: '猫', pos: 0, grabbed: false });
+  assert.equal(await liveText(page), '猫 を 6 個中 1 番目に置きました。');
+  assert.deepEqual(await chipTokens(page), ['猫', '犬', 'が', 'を', '追いかけ', 'た']);
+  // Escape cancels a grab: を grabbed, moved to the end, put back.
+  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  assert.deepEqual(await focused(page), { token: 'を', pos: 3, grabbed: false });
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('End');
+  assert.deepEqual(await chipTokens(page), ['猫', '犬', 'が', '追いかけ', 'た', 'を']);
+  await page.keyboard.press('Escape');
+  assert.deepEqual(await chipTokens(page), ['猫', '犬', 'が', 'を', '追いかけ', 'た']);
+  assert.deepEqual(await focused(page), { token: 'を', pos: 3, grabbed: false });
+  assert.equal(await liveText(page), '取り消しました。を は 6 個中 4 番目に戻りました。');
+  // 犬 (now second) one place right with Enter … Enter: 猫 が 犬 を 追いかけ た.
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  assert.deepEqual(await focused(page), { token: '犬', pos: 1, grabbed: false });
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  assert.deepEqual(await focused(page), { token: '犬', pos: 2, grabbed: false });
   const expectedOrder = [2, 1, 0, 3, 4, 5];
   const sentence = expectedOrder.map((i) => tokens[i]).join('');
   assert.equal(sentence, '猫が犬を追いかけた');
   await waitForOrderB(page, sentence);
   assert.match(page.url(), /order=2%2C1%2C0%2C3%2C4%2C5|order=2,1,0,3,4,5/);
-  assert.match(await page.locator('.sr-only[aria-live]').first().textContent(), /猫/);
+  // The focused chip is visibly marked (an outline), the grabbed one too (its own style).
+  assert.notEqual(await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle), 'none');
 
   const check = core.permutationCheck({ text: '犬が猫を追いかけた', pe: 'none', dModel: 8, seed: 0, permutation: expectedOrder });
   assert.deepEqual(await tableNumbers(page.locator(outputs('a')).first()), rowsOf(check.original.output));
@@ -73,6 +121,68 @@ test('keyboard: arrow keys reorder 犬が猫を追いかけた into 猫が犬を
   assert.equal(shown, check.maxAbsDiff);
   assert.ok(shown < 1e-5);
   // The task "make it 猫が犬を追いかけた" is done.
+  await page.waitForSelector('[data-question="make-target"].done');
+  // Tab leaves the list in one press (one chip in the Tab order).
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.matches('.chip')), false);
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
+test('keyboard in English: the steps are announced in English', { timeout: 60000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'file');
+  await gotoReady(page, urlFor(lab, 'file', { ex: 'reorder', lang: 'en' }));
+  await tabToChips(page);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Space');
+  assert.equal(await liveText(page), 'Grabbed keys, position 2 of 8. Move it with ← →; drop it with Space or Enter; Esc puts it back.');
+  // The chip's name is its token and its state; its place, 2 of 8, is the option's position in the set.
+  const held = page.getByRole('option', { name: 'keys (grabbed)', exact: true });
+  assert.equal(await held.evaluate((el) => el === document.activeElement), true);
+  assert.deepEqual([await held.getAttribute('aria-posinset'), await held.getAttribute('aria-setsize'), await held.getAttribute('aria-selected')], ['2', '8', 'true']);
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  assert.equal(await liveText(page), 'Moved keys to position 5 of 8.');
+  await page.keyboard.press('Enter');
+  assert.equal(await liveText(page), 'Dropped keys at position 5 of 8.');
+  // "the table" to the front's second place: table is now at position 4 (0-based 3).
+  await page.keyboard.press('ArrowLeft');
+  assert.equal((await focused(page)).token, 'table');
+  await page.keyboard.press('Space');
+  for (let i = 0; i < 2; i++) await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Space');
+  assert.deepEqual(await chipTokens(page), ['the', 'table', 'on', 'the', 'keys', 'are', 'lost', '.']);
+  await page.waitForSelector('[data-question="make-target"].done');
+  assert.match(await page.locator('.target-line').textContent(), /Goal reached/);
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
+test('typing the goal sentence does not solve the task; reordering does', { timeout: 60000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http');
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'reorder' }));
+  await page.fill('#ctl-sentence', '猫が犬を追いかけた');
+  await page.locator('.sentence-control button[type="submit"]').click();
+  await waitForOrderB(page, '猫が犬を追いかけた');
+  await page.waitForFunction(() => document.querySelector('[data-widget="chips"] .chip')?.dataset.token === '猫');
+  // Give a (wrong) confirmation by the core every chance to arrive.
+  await page.waitForTimeout(1500);
+  assert.equal(await page.locator('[data-question="make-target"].done').count(), 0, 'the typed goal sentence solved the task');
+  assert.equal(await page.locator('[data-question="make-target"] .task-status.reached').count(), 0);
+  assert.match(await page.locator('.target-line').textContent(), /入力しただけでは達成になりません/);
+  // Back to the exercise's sentence, then a reordering by keyboard solves it.
+  await page.fill('#ctl-sentence', '犬が猫を追いかけた');
+  await page.locator('.sentence-control button[type="submit"]').click();
+  await page.waitForFunction(() => document.querySelector('[data-widget="chips"] .chip')?.dataset.token === '犬');
+  await tabToChips(page);
+  await page.keyboard.press('Space');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Space');  // が 猫 犬 を …
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Space');  // 猫 が 犬 を …
+  assert.deepEqual(await chipTokens(page), ['猫', 'が', '犬', 'を', '追いかけ', 'た']);
   await page.waitForSelector('[data-question="make-target"].done');
   assert.deepEqual(problems.console, []);
   await context.close();
@@ -101,8 +211,10 @@ test('drag and drop: "The table on the keys are lost." in English; outputs match
 test('with sinusoidal position information the orders differ by what the core says', { timeout: 60000 }, async () => {
   const { page, context, problems } = await openPage(lab, 'file');
   await gotoReady(page, urlFor(lab, 'file', { ex: 'add-position' }));
-  await page.focus(chip(0));
+  await tabToChips(page);
+  await page.keyboard.press('Space');
   await page.keyboard.press('End');
+  await page.keyboard.press('Space');
   const order = [1, 2, 3, 4, 5, 0];
   const tokens = core.tokenize('犬が猫を追いかけた');
   await waitForOrderB(page, order.map((i) => tokens[i]).join(''));
@@ -129,12 +241,12 @@ test('bad input is shown in place: an empty sentence, an odd D for sinusoidal', 
   const { page, context, problems } = await openPage(lab, 'http');
   await gotoReady(page, urlFor(lab, 'http', { ex: 'add-position' }));
   await page.fill('#ctl-d', '7');
-  await page.dispatchEvent('#ctl-d', 'change');
+  await page.locator('#ctl-d').press('Tab');  // a change is committed when the field is left
   await page.waitForSelector('[data-widget="out"] .core-error');
   assert.match(await page.locator('[data-widget="out"] .core-error').innerText(), /偶数/);
   assert.match(await page.locator('[data-widget="out"] .core-error code').innerText(), /dModel must be even/);
   await page.fill('#ctl-d', '8');
-  await page.dispatchEvent('#ctl-d', 'change');
+  await page.locator('#ctl-d').press('Tab');  // a change is committed when the field is left
   await page.fill('#ctl-sentence', '   ');
   await page.click('.sentence-control button');
   await page.waitForSelector('[data-widget="chips"] .core-error');
@@ -150,12 +262,18 @@ test('bad input is shown in place: an empty sentence, an odd D for sinusoidal', 
   await context.close();
 });
 
-test('touch: select a chip, then the move buttons reorder it', { timeout: 60000 }, async () => {
-  const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 375, height: 740 } });
+test('touch: tap a chip, then tap the move buttons to reorder it', { timeout: 60000 }, async () => {
+  // A phone: touch events, no mouse (openPage's watchers, by hand, on a touch context).
+  const context = await lab.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  const problems = { console: [] };
+  page.on('console', (m) => m.type() === 'error' && problems.console.push(m.text()));
+  page.on('pageerror', (e) => problems.console.push(e.message));
   await gotoReady(page, urlFor(lab, 'http', { ex: 'reorder' }));
-  await page.click(chip(5));
-  await page.click('[data-widget="chips"] [data-move="left"]');
-  await page.click('[data-widget="chips"] [data-move="left"]');
+  await page.tap(chip(5));
+  assert.equal(await page.getAttribute(chip(5), 'aria-selected'), 'true');
+  await page.tap('[data-widget="chips"] [data-move="left"]');
+  await page.tap('[data-widget="chips"] [data-move="left"]');
   const order = [0, 1, 2, 5, 3, 4];
   const tokens = core.tokenize('犬が猫を追いかけた');
   await waitForOrderB(page, order.map((i) => tokens[i]).join(''));

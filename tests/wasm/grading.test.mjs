@@ -106,3 +106,38 @@ test('callCore evaluates declared calls like the native grader', () => {
   }
   assert.equal(lab.count_emval_handles(), before);
 });
+
+test('exercise 1: typing the goal sentence is no reordering; only a permutation of the exercise sentence solves the task (page and poslab grade)', () => {
+  const file = path.join(root, 'exercises', '01-reorder.yaml');
+  const ex = load(file);
+  const { seed, contentHash } = lab.variant({ exercise: ex, learner: 'bob' });
+  // 犬 が 猫 を 追いかけ た → 猫 が 犬 を 追いかけ た swaps positions 0 and 2;
+  // "The keys on the table" → "The table on the keys" swaps positions 1 and 4.
+  const typed = { sentence: '猫が犬を追いかけた', d: 8, seed: 0 };
+  const cases = [
+    [{ permutation: [0, 1, 2, 3, 4, 5] }, typed, 'ja', 'incorrect'],  // the goal sentence typed, not reordered
+    [{ tokens: ['猫', 'が', '犬', 'を', '追いかけ', 'た'] }, typed, 'ja', 'malformed'],  // the old answer, which could not tell
+    [{ permutation: [2, 1, 0, 3, 4, 5] }, { sentence: '犬が猫を追いかけた', d: 8, seed: 0 }, 'ja', 'correct'],
+    [{ permutation: [0, 1, 2, 3, 4, 5, 6, 7] }, { sentence: 'The table on the keys are lost.', d: 8, seed: 0 }, 'en', 'incorrect'],
+    [{ permutation: [0, 4, 2, 3, 1, 5, 6, 7] }, { sentence: 'The keys on the table are lost.', d: 8, seed: 0 }, 'en', 'correct'],
+  ];
+  for (const [answer, labValues, lang, status] of cases) {
+    assert.equal(lab.checkAttempt({ exercise: ex, question: 'make-target', answer, lab: labValues, lang }).status, status, JSON.stringify(answer));
+  }
+  // poslab grade refuses the typed sentence too, and accepts the reordering.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'poslab-grade-'));
+  const rows = [];
+  for (const [i, [answer, labValues, lang]] of cases.entries()) {
+    const attempts = [{ question: 'make-target', answer, lab: labValues, lang }];
+    const sub = path.join(dir, `s${i}.json`);
+    fs.writeFileSync(sub, JSON.stringify({ format: 'position-lab-submission', version: 1, learner: 'bob',
+      exercises: [{ id: 'reorder', contentHash, seed, attempts, claimed: { points: 0, max: 0 } }] }));
+    const r = spawnSync(cliPath, ['grade', '--exercises', path.join(root, 'exercises'), sub, '--format', 'json'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const row = JSON.parse(r.stdout).rows[0];
+    assert.equal(row.status, 'graded');
+    rows.push(row.questions.find((q) => q.id === 'make-target').solved);
+  }
+  fs.rmSync(dir, { recursive: true });
+  assert.deepEqual(rows, [false, false, true, false, true]);
+});

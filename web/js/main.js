@@ -7,6 +7,7 @@ import { readState, writeState, shareLink, hashOf } from './state.js';
 import { createCore } from './core-client.js';
 import { renderExercise, exerciseData } from './runner.js';
 import { renderStart } from './start.js';
+import { watchScrollers } from './scroll-hint.js';
 import * as progress from './progress.js';
 import { createLearner } from './grading/learner.js';
 import { createAttemptStore } from './grading/attempt-store.js';
@@ -154,6 +155,7 @@ window.addEventListener('hashchange', () => {
 });
 
 async function boot() {
+  watchScrollers(root);
   app.state = readState();
   setLang(app.state.lang);
   renderHeader();

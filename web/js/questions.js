@@ -55,7 +55,7 @@ function shell(block, ctx, kind) {
   const n = ctx.questionNumber(block.id);
   const feedback = h('div', { class: 'feedback', role: 'status', 'aria-live': 'polite' });
   const el = h('section', { class: `question q-${kind}`, 'data-question': block.id, 'aria-labelledby': `${block.id}-title` });
-  const head = h('h3', { id: `${block.id}-title`, class: 'q-title' }, h('span', { class: 'q-kind' }, block.heading ? pick(block.heading) : t(`q.${kind}`, { n })), ' ', h('span', { class: 'q-state' }));
+  const head = h('h2', { id: `${block.id}-title`, class: 'q-title' }, h('span', { class: 'q-kind' }, block.heading ? pick(block.heading) : t(`q.${kind}`, { n })), ' ', h('span', { class: 'q-state' }));
   el.append(head, h('div', { class: 'prompt', html: richBlock(fill(pick(block.prompt), ctx.variant)) }));
   const setDone = (done) => {
     el.classList.toggle('done', done);

@@ -8,7 +8,10 @@ import { mountGradingPanel } from './grading/panel.js';
 import { exerciseData } from './runner.js';
 
 export function renderStart(root, app) {
-  const row = (cells, head = false) => h('tr', {}, ...cells.map((c, i) => h(head ? 'th' : i === 0 ? 'th' : 'td', { scope: head ? 'col' : i === 0 ? 'row' : undefined, html: richInline(c) })));
+  // A lone symbol ($B$) is written as <var>: a header cell needs text that
+  // assistive technology reads (KaTeX's visible part is aria-hidden).
+  const cell = (c) => (/^\$[A-Za-z]\$$/.test(c) ? { html: `<var>${c[1]}</var>` } : { html: richInline(c) });
+  const row = (cells, head = false) => h('tr', {}, ...cells.map((c, i) => h(head ? 'th' : i === 0 ? 'th' : 'td', { scope: head ? 'col' : i === 0 ? 'row' : undefined, ...cell(c) })));
   const path = h(
     'ol',
     { class: 'path' },

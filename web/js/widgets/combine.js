@@ -21,7 +21,7 @@ export function mount(el, block, ctx) {
           h(
             'section',
             { class: 'panel', 'data-combine': combine },
-            h('h4', {}, t(`combine.${combine}`)),
+            h('h3', { class: 'sub-title' }, t(`combine.${combine}`)),
             h('p', { class: 'shape' }, t('combine.shape', { S, D: Dp })),
             heatmap(matrixRows(r.hidden, 0, S, Dp), { caption: t('combine.caption', { how: t(`combine.${combine}`) }), rowLabels: r.tokens, rowTitle: t('vec.token'), colTitle: t('pe.dim'), showValues: false }),
           ),

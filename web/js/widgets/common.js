@@ -17,7 +17,7 @@ export function vectorTable(rows, { caption, dims, labelTitle, footer } = {}) {
       'table',
       { class: 'vec-table' },
       caption ? h('caption', {}, caption) : null,
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, labelTitle ?? t('vec.token')), ...Array.from({ length: D }, (_, i) => h('th', { scope: 'col' }, dims ? dims[i] : String(i))))),
+      h('thead', {}, h('tr', {}, labelTitle === '' ? h('td', { class: 'corner' }) : h('th', { scope: 'col' }, labelTitle ?? t('vec.token')), ...Array.from({ length: D }, (_, i) => h('th', { scope: 'col' }, dims ? dims[i] : String(i))))),
       h(
         'tbody',
         {},

@@ -14,7 +14,7 @@ export function mount(el, block, ctx) {
     body.replaceChildren(
       ...results.map((r, i) => {
         const name = t(`scheme.${block.schemes[i]}`);
-        if (!r.ok) return h('section', { class: 'panel' }, h('h4', {}, name), errorBox(r.error));
+        if (!r.ok) return h('section', { class: 'panel' }, h('h3', { class: 'sub-title' }, name), errorBox(r.error));
         const S = r.result.tokens.length;
         const labels = r.result.tokens.map((x, j) => `${j + 1} ${x}`);
         return h('section', { class: 'panel', 'data-scheme': block.schemes[i] }, heatmap(matrixRows(r.result.attention, 0, S, S), { caption: name, rowLabels: labels, colLabels: labels.map((_, j) => String(j + 1)), rowTitle: t('attention.query'), colTitle: t('attention.key'), min: 0, max: 1, showValues: false }));

@@ -91,12 +91,14 @@ export function heatmap(values, opts = {}) {
   const showValues = opts.showValues ?? rows * cols <= 100;
   const grid = h('div', {
     class: `heatmap-grid${showValues ? ' with-values' : ''}`,
-    style: `grid-template-columns: auto repeat(${cols}, minmax(${showValues ? '2.6rem' : '0.5rem'}, 1fr))`,
+    style: `grid-template-columns: auto repeat(${cols}, minmax(var(--hm-min), 1fr))`,
     role: 'img',
     'aria-label': t('heatmap.aria', { caption: opts.caption ?? '', rows, cols, min: fmt(min, digits), max: fmt(max, digits) }),
   });
   grid.append(h('div', { class: 'hm-corner', 'aria-hidden': 'true' }));
-  for (let c = 0; c < cols; c++) grid.append(h('div', { class: 'hm-col-label', 'aria-hidden': 'true' }, opts.colLabels ? opts.colLabels[c] : showValues || c % 8 === 0 ? String(c) : ''));
+  // Token labels ("5 追いかけ") stand upright on a narrow screen rather than overlap (style.css).
+  const words = !!opts.colLabels && opts.colLabels.some((l) => !/^\d+$/.test(String(l)));
+  for (let c = 0; c < cols; c++) grid.append(h('div', { class: `hm-col-label${words ? ' words' : ''}`, 'aria-hidden': 'true' }, opts.colLabels ? opts.colLabels[c] : showValues || c % 8 === 0 ? String(c) : ''));
   for (let r = 0; r < rows; r++) {
     const hl = opts.highlightRows?.includes(r);
     grid.append(h('div', { class: `hm-row-label${hl ? ' hl' : ''}`, 'aria-hidden': 'true' }, opts.rowLabels ? opts.rowLabels[r] : String(r)));

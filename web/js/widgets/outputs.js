@@ -44,7 +44,7 @@ export function mount(el, block, ctx) {
         h(
           'section',
           { class: 'panel', 'data-order': key },
-          h('h4', {}, title),
+          h('h3', { class: 'sub-title' }, title),
           h('p', { class: 'sentence' }, sentence),
           vectorTable(outputRows(matrix, tokens, ord, hue), { caption: t('outputs.caption', { sentence }), footer: mean ? [{ label: t('outputs.mean'), values: mean }] : null }),
         );

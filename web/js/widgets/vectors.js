@@ -29,7 +29,7 @@ export function mount(el, block, ctx) {
           h(
             'section',
             { class: 'panel' },
-            h('h4', {}, t(k === 0 ? 'vectors.order_a' : 'vectors.order_b', { order: names.join(', ') })),
+            h('h3', { class: 'sub-title' }, t(k === 0 ? 'vectors.order_a' : 'vectors.order_b', { order: names.join(', ') })),
             heatmap(matrixRows(r.attention, 0, S, S), { caption: t('attention.caption_plain'), rowLabels: names, colLabels: names, rowTitle: t('attention.query'), colTitle: t('attention.key'), min: 0, max: 1 }),
             vectorTable([{ label: t('vectors.x1_output'), values: row(r.output, x1Row) }], { labelTitle: '' }),
           ),

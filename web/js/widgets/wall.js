@@ -30,7 +30,7 @@ export function mount(el, block, ctx) {
   const gpt2Status = h('p', { class: 'gpt2-status', role: 'status', 'aria-live': 'polite' });
   const gpt2Progress = h('progress', { class: 'gpt2-progress', max: 3, value: 0, hidden: true, 'aria-label': t('wall.gpt2_title') });
   const gpt2Out = h('div', { class: 'gpt2-out table-scroll', tabindex: '0' });
-  const gpt2 = h('section', { class: 'panel gpt2-attention', 'aria-busy': 'false' }, h('h4', {}, t('wall.gpt2_title')), h('p', { class: 'muted' }, t('wall.gpt2_intro')), runButton, gpt2Progress, gpt2Status, gpt2Out);
+  const gpt2 = h('section', { class: 'panel gpt2-attention', 'aria-busy': 'false' }, h('h3', { class: 'sub-title' }, t('wall.gpt2_title')), h('p', { class: 'muted' }, t('wall.gpt2_intro')), runButton, gpt2Progress, gpt2Status, gpt2Out);
   el.append(
     h('p', { class: 'shape', id: `${block.id}-shape` }, t('wall.shape', { rows, D })),
     h('div', { class: 'slider-row' }, h('label', { for: `${block.id}-slider` }, t('wall.position')), slider, number),
@@ -141,7 +141,7 @@ export function mount(el, block, ctx) {
       h(
         'section',
         { class: `panel wall-${scheme}`, 'data-scheme': scheme },
-        h('h4', {}, t(`wall.${scheme}`)),
+        h('h3', { class: 'sub-title' }, t(`wall.${scheme}`)),
         r.ok ? vectorTable([{ label: t('wall.at', { pos }), values }], { labelTitle: '', dims: dimsLabels }) : errorBox(r.error, { lesson: scheme === 'learned' }),
         scheme === 'learned' && !r.ok ? h('p', { class: 'lesson-text' }, t('wall.lesson', { pos, last: rows - 1 })) : null,
       );
