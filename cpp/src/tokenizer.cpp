@@ -178,9 +178,10 @@ const std::vector<std::string>& function_words() {
     static const std::vector<std::string> words = {
         "が", "を", "に", "へ", "と", "で", "から", "より", "まで", "は", "も", "の", "や", "か", "ね", "よ",
         "な", "ぞ", "ぜ", "わ", "さ", "し", "ば", "て", "ても", "でも", "けど", "けれど", "けれども", "ので",
-        "のに", "ながら", "だけ", "しか", "ほど", "くらい", "ぐらい", "など", "って", "とか", "こそ", "た",
-        "だ", "ない", "なかっ", "ます", "まし", "ませ", "です", "でし", "う", "よう", "たい", "たく",
-        "たかっ", "れる", "られる", "せる", "させる", "らしい", "そう"};
+        "のに", "ながら", "だけ", "しか", "ほど", "くらい", "ぐらい", "など", "とか", "こそ", "なら", "ばかり",
+        "さえ", "すら", "のみ", "ずつ", "た", "だ", "ない", "なかっ", "ます", "まし", "ました", "ませ", "ません",
+        "ましょう", "です", "でし", "う", "よう", "たい", "たく", "たかっ", "れる", "られる", "せる", "させる",
+        "らしい", "そう"};
     return words;
 }
 
@@ -193,7 +194,7 @@ bool is_function_word(const std::string& s) {
 // Auxiliaries a segment may end in that are split off when the rest of the
 // segment is okurigana (食|べた → 食べ|た), longest first.
 const std::vector<std::string>& trailing_auxiliaries() {
-    static const std::vector<std::string> words = {"ない", "た", "だ", "て", "で"};
+    static const std::vector<std::string> words = {"ました", "ません", "ます", "ない", "た", "だ", "て", "で"};
     return words;
 }
 
@@ -269,23 +270,26 @@ std::vector<std::string> tokens_from_segments(const std::vector<std::string>& se
         } else if (k == Kind::one_kanji) {
             // A kanji ICU found no word for, then its okurigana: the hiragana
             // segments up to a particle or auxiliary (追|い|かけ|た → 追いかけ|た).
+            // An auxiliary that ends the okurigana so far is split off and ends
+            // the word (食|べた → 食べ|た, 食|べ|ま|した → 食べ|ました).
+            std::string okurigana;
             while (i < segs.size() && segs[i].kind == Kind::hiragana && !is_function_word(segs[i].text)) {
-                const std::string& h = segs[i].text;
+                okurigana += segs[i++].text;
                 std::string aux;
                 for (const std::string& a : trailing_auxiliaries())
-                    if (h.size() > a.size() && h.compare(h.size() - a.size(), a.size(), a) == 0) {
+                    if (okurigana.size() > a.size() &&
+                        okurigana.compare(okurigana.size() - a.size(), a.size(), a) == 0) {
                         aux = a;
                         break;
                     }
-                ++i;
                 if (!aux.empty()) {
-                    word += h.substr(0, h.size() - aux.size());
-                    tokens.push_back(folded(word));
+                    tokens.push_back(folded(word + okurigana.substr(0, okurigana.size() - aux.size())));
                     word = aux;
+                    okurigana.clear();
                     break;
                 }
-                word += h;
             }
+            word += okurigana;
         }
         tokens.push_back(folded(word));
         check_count(tokens.size());

@@ -27,6 +27,9 @@ TEST(Tokenizer, CompoundsAreOneTokenEach) {
     EXPECT_EQ(tokenize("子どもが本を読んだ"), (Tokens{"子ども", "が", "本", "を", "読ん", "だ"}));
     EXPECT_EQ(tokenize("彼は走った"), (Tokens{"彼", "は", "走っ", "た"}));
     EXPECT_EQ(tokenize("鳥が魚を見た"), (Tokens{"鳥", "が", "魚", "を", "見", "た"}));
+    EXPECT_EQ(tokenize("猫は寿司を食べました"), (Tokens{"猫", "は", "寿司", "を", "食べ", "ました"}));
+    EXPECT_EQ(tokenize("雨が降っている"), (Tokens{"雨", "が", "降っ", "て", "いる"}));
+    EXPECT_EQ(tokenize("猫ばかり見た"), (Tokens{"猫", "ばかり", "見", "た"}));
 }
 
 TEST(Tokenizer, MultiCharacterWordAtTheVeryEnd) {
@@ -57,6 +60,8 @@ TEST(Tokenizer, PostPassOverIcuSegments) {
     EXPECT_EQ(tokens_from_segments({"追", "い", "かけ", "た"}), (Tokens{"追いかけ", "た"}));
     EXPECT_EQ(tokens_from_segments({"食", "べた"}), (Tokens{"食べ", "た"}));
     EXPECT_EQ(tokens_from_segments({"知", "ら", "ない"}), (Tokens{"知ら", "ない"}));
+    EXPECT_EQ(tokens_from_segments({"食", "べ", "ま", "した"}), (Tokens{"食べ", "ました"}));
+    EXPECT_EQ(tokens_from_segments({"降", "って", "いる"}), (Tokens{"降っ", "て", "いる"}));
     EXPECT_EQ(tokens_from_segments({"トランス", "フォー", "マ", "ー", "は"}), (Tokens{"トランスフォーマー", "は"}));
     EXPECT_EQ(tokens_from_segments({"犬", "が", "猫"}), (Tokens{"犬", "が", "猫"}));  // particles stay apart
     EXPECT_EQ(tokens_from_segments({"The", " ", "Dog", "  ", "."}), (Tokens{"the", "dog", "."}));
