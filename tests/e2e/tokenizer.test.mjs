@@ -49,6 +49,34 @@ test('typing 東京で寿司を食べた shows 東京 and 寿司 as single chips
   await context.close();
 });
 
+test('Chromium\'s ICU and the native CLI\'s libicu give the same tokens for the lessons\' and the issue\'s sentences', { timeout: 60000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http');
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'reorder' }));
+  await page.addScriptTag({ url: new URL('poslab.js', lab.bases.http).href });
+  // Worked out by hand (the same lists as tests/cpp/tokenizer_test.cpp).
+  const want = {
+    '犬が猫を追いかけた': ['犬', 'が', '猫', 'を', '追いかけ', 'た'],
+    '猫が犬を追いかけた': ['猫', 'が', '犬', 'を', '追いかけ', 'た'],
+    'The keys on the table are lost.': ['the', 'keys', 'on', 'the', 'table', 'are', 'lost', '.'],
+    'The dog chased the cat.': ['the', 'dog', 'chased', 'the', 'cat', '.'],
+    '東京で寿司を食べた': ['東京', 'で', '寿司', 'を', '食べ', 'た'],
+    'トランスフォーマーは位置を知らない': ['トランスフォーマー', 'は', '位置', 'を', '知ら', 'ない'],
+    '私はGPT-4で寿司を食べた。': ['私', 'は', 'gpt', '-', '4', 'で', '寿司', 'を', '食べ', 'た', '。'],
+    '猫は寿司を食べました': ['猫', 'は', '寿司', 'を', '食べ', 'ました'],
+  };
+  const inPage = await page.evaluate(async (texts) => {
+    const core = await globalThis.createPositionLab();
+    return texts.map((t) => core.tokenize(t));
+  }, Object.keys(want));
+  Object.entries(want).forEach(([text, tokens], i) => {
+    assert.deepEqual(inPage[i], tokens, `Chromium: ${text}`);
+    const native = JSON.parse(spawnSync(cliPath, ['tokenize', '--text', text], { encoding: 'utf8' }).stdout).tokens;
+    assert.deepEqual(native, tokens, `native: ${text}`);
+  });
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
 test('a submission made with typed text re-grades to the page\'s score with poslab grade', { timeout: 120000 }, async () => {
   const learner = 'typed-sentence';
   const base = `${lab.bases.http}?learner=${learner}`;

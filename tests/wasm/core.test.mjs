@@ -201,6 +201,8 @@ const SENTENCES = {
   '私はGPT-4で東京の寿司を食べた。': ['私', 'は', 'gpt', '-', '4', 'で', '東京', 'の', '寿司', 'を', '食べ', 'た', '。'],
   '  Hello,\tWORLD!\n': ['hello', ',', 'world', '!'],
   'I live in Tokyo': ['i', 'live', 'in', 'tokyo'],
+  '猫は寿司を食べました': ['猫', 'は', '寿司', 'を', '食べ', 'ました'],
+  '雨が降っている': ['雨', 'が', '降っ', 'て', 'いる'],
 };
 
 test('tokenize: words, not characters, the same in wasm (Intl.Segmenter) and natively (libicu)', () => {
