@@ -10,6 +10,7 @@
 #include "poslab/api_json.hpp"
 #include "poslab/errors.hpp"
 #include "poslab/random.hpp"
+#include "poslab/tokenizer.hpp"
 
 namespace poslab::grading {
 namespace {
@@ -343,6 +344,24 @@ json make_variant(const json& exercise, std::uint32_t seed) {
     return out;
 }
 
+// lab.tokens, checked: strings that, joined, spell lab.sentence (see check_tokens_of_text).
+static json recorded_tokens(const json& lab) {
+    const json& t = lab["tokens"];
+    const auto bad = [](const std::string& why) {
+        return InvalidArgument("bad_lab_tokens", "the attempt's lab.tokens " + why);
+    };
+    if (!t.is_array()) throw bad("is not a list of strings");
+    if (!lab.contains("sentence") || !lab["sentence"].is_string()) throw bad("come without the lab.sentence they split");
+    std::vector<std::string> tokens;
+    for (const json& e : t) {
+        if (!e.is_string()) throw bad("is not a list of strings");
+        tokens.push_back(e.get<std::string>());
+        if (tokens.size() > kMaxTokens) break;  // check_tokens_of_text reports the limit
+    }
+    check_tokens_of_text(lab["sentence"].get<std::string>(), tokens);
+    return tokens;
+}
+
 json substitute(const json& args, const json& variant, const json& lab, const std::string& lang) {
     if (args.is_string()) {
         const std::string s = args.get<std::string>();
@@ -361,8 +380,13 @@ json substitute(const json& args, const json& variant, const json& lab, const st
         return a;
     }
     if (args.is_object()) {
+        // The page records the tokens it split the sentence into (lab.tokens, from
+        // the browser's ICU); re-run exactly those, checked against the sentence.
+        const bool recorded = args.contains("text") && args["text"] == "$sentence" && lab.contains("tokens");
         json o = json::object();
-        for (const auto& [k, e] : args.items()) o[k] = substitute(e, variant, lab, lang);
+        for (const auto& [k, e] : args.items())
+            if (!(recorded && k == "text")) o[k] = substitute(e, variant, lab, lang);
+        if (recorded) o["tokens"] = recorded_tokens(lab);
         return o;
     }
     return args;

@@ -1,10 +1,18 @@
 #include "poslab/tokenizer.hpp"
 
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
+#include <stdexcept>
 
 #include "poslab/errors.hpp"
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten/val.h>
+#else
+#include <unicode/brkiter.h>
+#include <unicode/unistr.h>
+#endif
 
 namespace poslab {
 namespace {
@@ -69,26 +77,20 @@ bool is_private_use(char32_t c) {
     return (c >= 0xE000 && c <= 0xF8FF) || c >= 0xF0000;
 }
 
-// Kana, CJK ideographs and CJK punctuation: cut by the lexicon, not by spaces.
-bool is_japanese(char32_t c) {
-    return (c >= 0x3001 && c <= 0x303F) ||  // CJK punctuation (、。「」…), not U+3000 (a space)
-           (c >= 0x3040 && c <= 0x30FF) ||  // hiragana, katakana
-           (c >= 0x31F0 && c <= 0x31FF) ||  // katakana extensions
+bool is_hiragana(char32_t c) { return c >= 0x3041 && c <= 0x309F; }
+
+// Katakana, the prolonged sound mark ー and half-width katakana; not the middle dot ・ (U+30FB).
+bool is_katakana(char32_t c) {
+    return (c >= 0x30A1 && c <= 0x30FA) || (c >= 0x30FC && c <= 0x30FF) || (c >= 0x31F0 && c <= 0x31FF) ||
+           (c >= 0xFF66 && c <= 0xFF9F);
+}
+
+bool is_kanji(char32_t c) {
+    return c == 0x3005 ||                   // 々
            (c >= 0x3400 && c <= 0x4DBF) ||  // CJK extension A
            (c >= 0x4E00 && c <= 0x9FFF) ||  // CJK unified ideographs
            (c >= 0xF900 && c <= 0xFAFF) ||  // CJK compatibility ideographs
-           (c >= 0xFF61 && c <= 0xFF9F) ||  // half-width katakana
            (c >= 0x20000 && c <= 0x2FFFF);  // CJK extensions B…
-}
-
-// ASCII and full-width ASCII punctuation and symbols, plus general punctuation.
-bool is_punctuation(char32_t c) {
-    if (c < 0x80) return (c >= 0x21 && c <= 0x2F) || (c >= 0x3A && c <= 0x40) ||
-                         (c >= 0x5B && c <= 0x60) || (c >= 0x7B && c <= 0x7E);
-    if (c >= 0xFF01 && c <= 0xFF5E) return is_punctuation(c - 0xFF01 + 0x21);
-    return (c >= 0x00A1 && c <= 0x00BF && c != 0x00AA && c != 0x00B5 && c != 0x00BA) ||
-           c == 0x00D7 || c == 0x00F7 || (c >= 0x2010 && c <= 0x2027) ||
-           (c >= 0x2030 && c <= 0x205E);
 }
 
 // Simple case folding for the scripts with case that the lab is likely to see.
@@ -128,40 +130,103 @@ void append_utf8(std::string& out, char32_t c) {
     }
 }
 
-}  // namespace
 
-const std::vector<std::string>& japanese_lexicon() {
-    // Content words and particles of the lab's example sentences, longest first
-    // so that the first match found is the longest.
-    static const std::vector<std::string> lexicon = [] {
-        std::vector<std::string> words = {
-            "追いかけ", "食べ", "走っ", "読ん", "座っ", "子ども", "テーブル", "から", "まで",
-            "犬", "猫", "鳥", "魚", "人", "本", "鍵", "机", "上", "私", "彼", "見",
-            "が", "を", "は", "に", "の", "で", "と", "も", "へ", "た", "だ", "て"};
-        std::stable_sort(words.begin(), words.end(),
-                         [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
-        return words;
-    }();
-    return lexicon;
+// Word segments of text, in order, covering it exactly (spaces included): ICU's
+// word break iterator (UAX #29 with ICU's dictionary for Chinese and Japanese).
+#ifdef __EMSCRIPTEN__
+// In the browser (and Node) the JS engine's ICU: Intl.Segmenter('ja', {granularity: 'word'}).
+std::vector<std::string> segment_words(const std::string& text) {
+    using emscripten::val;
+    const val intl = val::global("Intl");
+    if (intl.isUndefined() || intl["Segmenter"].isUndefined())
+        throw InvalidArgument("no_segmenter",
+                              "this browser has no Intl.Segmenter, which the lab uses to split text into words; "
+                              "use a current Chrome, Edge, Safari or Firefox (125 or later)");
+    val options = val::object();
+    options.set("granularity", std::string("word"));
+    const val segmenter = intl["Segmenter"].new_(std::string("ja"), options);
+    const val parts = val::global("Array").call<val>("from", segmenter.call<val>("segment", text));
+    const unsigned n = parts["length"].as<unsigned>();
+    std::vector<std::string> out;
+    out.reserve(n);
+    for (unsigned i = 0; i < n; ++i) out.push_back(parts[i]["segment"].as<std::string>());
+    return out;
+}
+#else
+// Natively ICU's BreakIterator (Debian's libicu).
+std::vector<std::string> segment_words(const std::string& text) {
+    UErrorCode status = U_ZERO_ERROR;
+    std::unique_ptr<icu::BreakIterator> it(icu::BreakIterator::createWordInstance(icu::Locale("ja"), status));
+    if (U_FAILURE(status) || !it)
+        throw std::runtime_error(std::string("ICU has no word break iterator: ") + u_errorName(status));
+    const icu::UnicodeString u = icu::UnicodeString::fromUTF8(text);
+    it->setText(u);
+    std::vector<std::string> out;
+    int32_t start = it->first();
+    for (int32_t end = it->next(); end != icu::BreakIterator::DONE; start = end, end = it->next()) {
+        std::string piece;
+        u.tempSubStringBetween(start, end).toUTF8String(piece);
+        out.push_back(std::move(piece));
+    }
+    return out;
+}
+#endif
+
+// Particles and auxiliaries: a closed grammatical class that stands as its own
+// token after a verb stem (追いかけ|た, 知ら|ない, 読ん|で), never glued to it.
+const std::vector<std::string>& function_words() {
+    static const std::vector<std::string> words = {
+        "が", "を", "に", "へ", "と", "で", "から", "より", "まで", "は", "も", "の", "や", "か", "ね", "よ",
+        "な", "ぞ", "ぜ", "わ", "さ", "し", "ば", "て", "ても", "でも", "けど", "けれど", "けれども", "ので",
+        "のに", "ながら", "だけ", "しか", "ほど", "くらい", "ぐらい", "など", "とか", "こそ", "なら", "ばかり",
+        "さえ", "すら", "のみ", "ずつ", "た", "だ", "ない", "なかっ", "ます", "まし", "ました", "ませ", "ません",
+        "ましょう", "です", "でし", "う", "よう", "たい", "たく", "たかっ", "れる", "られる", "せる", "させる",
+        "らしい", "そう"};
+    return words;
 }
 
-std::vector<std::string> tokenize(const std::string& text) {
-    const std::vector<CodePoint> cps = decode_utf8(text);
-    std::vector<std::string> tokens;
-    std::string word;  // the current space-separated word, case-folded
-    auto flush_word = [&] {
-        if (!word.empty()) tokens.push_back(std::move(word));
-        word.clear();
-    };
-    auto check_count = [&] {
-        if (tokens.size() > kMaxTokens)
-            throw InvalidArgument("too_many_tokens",
-                                  "text has more than " + std::to_string(kMaxTokens) +
-                                      " tokens; the lab takes at most " + std::to_string(kMaxTokens),
-                                  {{"limit", std::to_string(kMaxTokens)}});
-    };
+bool is_function_word(const std::string& s) {
+    for (const std::string& w : function_words())
+        if (s == w) return true;
+    return false;
+}
 
-    for (std::size_t i = 0; i < cps.size();) {
+// Auxiliaries a segment may end in that are split off when the rest of the
+// segment is okurigana (食|べた → 食べ|た), longest first.
+const std::vector<std::string>& trailing_auxiliaries() {
+    static const std::vector<std::string> words = {"ました", "ません", "ます", "ない", "た", "だ", "て", "で"};
+    return words;
+}
+
+enum class Kind { space, katakana, hiragana, one_kanji, other };
+
+Kind kind_of(const std::vector<CodePoint>& cps) {
+    bool space = true, kata = true, hira = true;
+    for (const CodePoint& c : cps) {
+        space = space && is_space(c.value);
+        kata = kata && is_katakana(c.value);
+        hira = hira && is_hiragana(c.value);
+    }
+    if (space) return Kind::space;
+    if (kata) return Kind::katakana;
+    if (hira) return Kind::hiragana;
+    if (cps.size() == 1 && is_kanji(cps[0].value)) return Kind::one_kanji;
+    return Kind::other;
+}
+
+struct Segment {
+    std::string text;
+    Kind kind;
+};
+
+std::string folded(const std::string& s) {
+    std::string out;
+    for (const CodePoint& c : decode_utf8(s)) append_utf8(out, fold_case(c.value));
+    return out;
+}
+
+void check_characters(const std::vector<CodePoint>& cps) {
+    for (std::size_t i = 0; i < cps.size(); ++i) {
         const char32_t c = cps[i].value;
         if (is_control(c) || is_private_use(c)) {
             const std::string what = is_control(c) ? "a control character" : "a private-use character";
@@ -171,43 +236,104 @@ std::vector<std::string> tokenize(const std::string& text) {
                                       "; only printable characters, spaces and line breaks are allowed",
                                   {{"character", hex(c)}, {"index", std::to_string(i + 1)}});
         }
-        if (is_space(c)) {
-            flush_word();
-            ++i;
-        } else if (is_japanese(c)) {
-            flush_word();
-            // Longest match over the lexicon, comparing raw bytes from this code point on.
-            const std::size_t at = cps[i].byte_offset;
-            std::size_t matched_bytes = 0;
-            for (const std::string& w : japanese_lexicon()) {
-                if (text.compare(at, w.size(), w) == 0) {
-                    matched_bytes = w.size();
+    }
+}
+
+void check_count(std::size_t n) {
+    if (n > kMaxTokens)
+        throw InvalidArgument("too_many_tokens",
+                              "text has more than " + std::to_string(kMaxTokens) + " tokens; the lab takes at most " +
+                                  std::to_string(kMaxTokens),
+                              {{"limit", std::to_string(kMaxTokens)}});
+}
+
+}  // namespace
+
+std::vector<std::string> tokens_from_segments(const std::vector<std::string>& segments) {
+    std::vector<Segment> segs;
+    segs.reserve(segments.size());
+    for (const std::string& s : segments) {
+        const std::vector<CodePoint> cps = decode_utf8(s);
+        if (cps.empty()) continue;
+        const Kind k = kind_of(cps);
+        if (k != Kind::space) segs.push_back({s, k});
+    }
+    std::vector<std::string> tokens;
+    for (std::size_t i = 0; i < segs.size();) {
+        std::string word = segs[i].text;
+        const Kind k = segs[i].kind;
+        ++i;
+        if (k == Kind::katakana) {
+            // A run of katakana is one word (a loanword): ICU's dictionary cuts
+            // トランスフォーマー into トランス|フォー|マ|ー.
+            while (i < segs.size() && segs[i].kind == Kind::katakana) word += segs[i++].text;
+        } else if (k == Kind::one_kanji) {
+            // A kanji ICU found no word for, then its okurigana: the hiragana
+            // segments up to a particle or auxiliary (追|い|かけ|た → 追いかけ|た).
+            // An auxiliary that ends the okurigana so far is split off and ends
+            // the word (食|べた → 食べ|た, 食|べ|ま|した → 食べ|ました).
+            std::string okurigana;
+            while (i < segs.size() && segs[i].kind == Kind::hiragana && !is_function_word(segs[i].text)) {
+                okurigana += segs[i++].text;
+                std::string aux;
+                for (const std::string& a : trailing_auxiliaries())
+                    if (okurigana.size() > a.size() &&
+                        okurigana.compare(okurigana.size() - a.size(), a.size(), a) == 0) {
+                        aux = a;
+                        break;
+                    }
+                if (!aux.empty()) {
+                    tokens.push_back(folded(word + okurigana.substr(0, okurigana.size() - aux.size())));
+                    word = aux;
+                    okurigana.clear();
                     break;
                 }
             }
-            if (matched_bytes == 0) matched_bytes = cps[i].byte_length;
-            tokens.push_back(text.substr(at, matched_bytes));
-            const std::size_t end = at + matched_bytes;
-            while (i < cps.size() && cps[i].byte_offset < end) ++i;
-        } else if (is_punctuation(c)) {
-            flush_word();
-            std::string p;
-            append_utf8(p, c);
-            tokens.push_back(std::move(p));
-            ++i;
-        } else {
-            append_utf8(word, fold_case(c));
-            ++i;
+            word += okurigana;
         }
-        check_count();
+        tokens.push_back(folded(word));
+        check_count(tokens.size());
     }
-    flush_word();
-    check_count();
+    return tokens;
+}
+
+std::vector<std::string> tokenize(const std::string& text) {
+    check_characters(decode_utf8(text));
+    const std::vector<std::string> tokens = tokens_from_segments(segment_words(text));
     if (tokens.empty())
         throw InvalidArgument("empty_text",
                               text.empty() ? "text is empty; type a sentence such as 犬が猫を追いかけた"
                                            : "text has only spaces; type a sentence such as 犬が猫を追いかけた");
     return tokens;
+}
+
+std::string token_skeleton(const std::string& text) {
+    const std::vector<CodePoint> cps = decode_utf8(text);
+    check_characters(cps);
+    std::string out;
+    for (const CodePoint& c : cps)
+        if (!is_space(c.value)) append_utf8(out, fold_case(c.value));
+    return out;
+}
+
+void check_tokens_of_text(const std::string& text, const std::vector<std::string>& tokens) {
+    if (tokens.empty()) throw InvalidArgument("empty_tokens", "tokens is empty; give at least one token");
+    if (tokens.size() > kMaxTokens)
+        throw InvalidArgument("too_many_tokens",
+                              "tokens has " + std::to_string(tokens.size()) + " entries; the lab takes at most " +
+                                  std::to_string(kMaxTokens),
+                              {{"limit", std::to_string(kMaxTokens)}});
+    std::string joined;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        if (tokens[i].empty())
+            throw InvalidArgument("empty_token", "tokens[" + std::to_string(i) + "] is an empty string; every token "
+                                                 "needs at least one character", {{"index", std::to_string(i)}});
+        joined += tokens[i];
+    }
+    if (joined != token_skeleton(text))
+        throw InvalidArgument("tokens_not_of_text",
+                              "the tokens, joined, are not the text (without spaces, case-folded); the tokens must "
+                              "split the text they were recorded with");
 }
 
 }  // namespace poslab

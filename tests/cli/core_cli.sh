@@ -51,6 +51,8 @@ check "encoding sinusoidal" $?
 check "learned row 1023 exists" $?
 "$poslab" tokenize --text "The keys on the table are lost." | json "j.tokens.join('|')==='the|keys|on|the|table|are|lost|.'"
 check "tokenize English" $?
+"$poslab" tokenize --text "トランスフォーマーは東京で寿司を食べた" | json "j.tokens.join('|')==='トランスフォーマー|は|東京|で|寿司|を|食べ|た'"
+check "tokenize Japanese words with ICU (not characters)" $?
 "$poslab" permutation-check --text "犬が猫を追いかけた" --permutation 2,1,0,3,4,5 | json "j.maxAbsDiff<1e-5 && j.permuted.tokens[0]==='猫'"
 check "permutation-check without position info is ~0" $?
 "$poslab" permutation-check --text "犬が猫を追いかけた" --permutation 2,1,0,3,4,5 --pe rope | json "j.maxAbsDiff>1e-3"

@@ -226,6 +226,40 @@ TEST(Grading, SwapsThatChangeATokenAreComputedByTheCore) {
     EXPECT_THROW(check_attempt(q, strings({"s1-2"}), json::object(), json{{"sentence", "a b c"}}), std::invalid_argument);
 }
 
+TEST(Grading, TheTokensThePageRecordedAreReRun) {
+    // The page splits the sentence with the browser's ICU and records the
+    // tokens in lab.tokens; the grader re-runs those, not its own split.
+    // Natively "abc d e f g" is 5 tokens, so "s5-6" would name a token it does
+    // not have; the page's 7 tokens a…g make token 5 "e", as in the test above.
+    const json q = json::parse(R"({"type": "choice", "id": "swaps", "multiple": true, "prompt": {"ja": "p", "en": "p"},
+      "options": [{"id": "s1-2", "label": {"ja": "1-2", "en": "1-2"}}, {"id": "s4-6", "label": {"ja": "4-6", "en": "4-6"}},
+                  {"id": "s5-6", "label": {"ja": "5-6", "en": "5-6"}}],
+      "answer_from": {"swaps_changing": {"token": 5, "args": {"text": "$sentence", "pe": "none", "causal": true, "dModel": 8}}}})");
+    const json page = {"a", "b", "c", "d", "e", "f", "g"};
+    const json lab = {{"sentence", "abc d e f g"}, {"tokens", page}};
+    EXPECT_EQ(check_attempt(q, strings({"s4-6", "s5-6"}), json::object(), lab).status, "correct");
+    EXPECT_EQ(check_attempt(q, strings({"s1-2"}), json::object(), lab).status, "incorrect");
+    EXPECT_EQ(substitute(json{{"text", "$sentence"}, {"pe", "none"}}, json::object(), lab, "ja"),
+              (json{{"tokens", page}, {"pe", "none"}}));
+    // Without lab.tokens (an older submission) the core's own split is used.
+    EXPECT_THROW(check_attempt(q, strings({"s5-6"}), json::object(), json{{"sentence", "abc d e f g"}}),
+                 std::invalid_argument);
+    // Recorded tokens that do not spell the sentence, or are not strings, are refused.
+    const auto code = [&](const json& l) {
+        try {
+            check_attempt(q, strings({"s4-6"}), json::object(), l);
+        } catch (const InvalidArgument& e) {
+            return e.code();
+        }
+        return std::string("none");
+    };
+    EXPECT_EQ(code({{"sentence", "abc d e f g"}, {"tokens", {"a", "b", "c", "d", "e", "f", "x"}}}), "tokens_not_of_text");
+    EXPECT_EQ(code({{"sentence", "abc d e f g"}, {"tokens", {"abc", "", "d", "e", "f", "g"}}}), "empty_token");
+    EXPECT_EQ(code({{"sentence", "abc d e f g"}, {"tokens", "abcdefg"}}), "bad_lab_tokens");
+    EXPECT_EQ(code({{"sentence", "abc d e f g"}, {"tokens", {"a", 1}}}), "bad_lab_tokens");
+    EXPECT_EQ(code({{"tokens", page}}), "bad_lab_tokens");
+}
+
 TEST(Grading, TaskFreeOptionsWithLimitsAndLanguageDependentTargets) {
     const json q = json::parse(R"({"type": "task", "id": "t", "prompt": {"ja": "p", "en": "p"},
       "condition": {"call": "forward", "args": {"pe": "none"}, "free": {"tokens": "state.order", "seed": {"path": "state.seed", "min": 1}},

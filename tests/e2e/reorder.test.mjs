@@ -252,9 +252,9 @@ test('bad input is shown in place: an empty sentence, an odd D for sinusoidal', 
   await page.waitForSelector('[data-widget="chips"] .core-error');
   assert.match(await page.locator('[data-widget="chips"] .core-error').innerText(), /文が空です/);
   assert.equal(await page.locator('[data-widget="out"] .muted').count() + (await page.locator('[data-widget="out"] .core-error').count()) > 0, true, 'the outputs panel says why it is empty');
-  // Too long: more tokens than the core takes (its limit, from the core).
+  // Too long: more tokens than the core takes (its limit, from the core); each 。 is a token.
   const limit = core.limits.maxTokens;
-  await page.fill('#ctl-sentence', 'あ'.repeat(limit + 1));
+  await page.fill('#ctl-sentence', '。'.repeat(limit + 1));
   await page.click('.sentence-control button');
   await page.waitForFunction(() => /長すぎ/.test(document.querySelector('[data-widget="chips"] .core-error')?.textContent ?? ''));
   assert.match(await page.locator('[data-widget="chips"] .core-error').innerText(), new RegExp(`${limit} 個まで`));

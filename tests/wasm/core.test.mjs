@@ -188,6 +188,48 @@ test('JS-side mistakes get clear errors too', () => {
   assert.throws(() => lab.alibiSlopes(0), /heads must be at least 1/);
 });
 
+// Worked out by hand: the words a reader draws, spaces dropped, punctuation a
+// token, case folded. The wasm core splits with the JS engine's ICU
+// (Intl.Segmenter), the native CLI with libicu; both then run the same post-pass.
+const SENTENCES = {
+  '犬が猫を追いかけた': ['犬', 'が', '猫', 'を', '追いかけ', 'た'],
+  '猫が犬を追いかけた': ['猫', 'が', '犬', 'を', '追いかけ', 'た'],
+  '東京で寿司を食べた': ['東京', 'で', '寿司', 'を', '食べ', 'た'],
+  'トランスフォーマーは位置を知らない': ['トランスフォーマー', 'は', '位置', 'を', '知ら', 'ない'],
+  '位置を知らないトランスフォーマー': ['位置', 'を', '知ら', 'ない', 'トランスフォーマー'],
+  'The dog chased the cat.': ['the', 'dog', 'chased', 'the', 'cat', '.'],
+  '私はGPT-4で東京の寿司を食べた。': ['私', 'は', 'gpt', '-', '4', 'で', '東京', 'の', '寿司', 'を', '食べ', 'た', '。'],
+  '  Hello,\tWORLD!\n': ['hello', ',', 'world', '!'],
+  'I live in Tokyo': ['i', 'live', 'in', 'tokyo'],
+  '猫は寿司を食べました': ['猫', 'は', '寿司', 'を', '食べ', 'ました'],
+  '雨が降っている': ['雨', 'が', '降っ', 'て', 'いる'],
+};
+
+test('tokenize: words, not characters, the same in wasm (Intl.Segmenter) and natively (libicu)', () => {
+  for (const [text, want] of Object.entries(SENTENCES)) {
+    assert.deepEqual(lab.tokenize(text), want, text);
+    assert.deepEqual(cli(['tokenize', '--text', text]).json.tokens, want, `CLI: ${text}`);
+  }
+});
+
+test('tokenize: the wasm core segments with the JS engine\'s Intl.Segmenter', () => {
+  const real = Intl.Segmenter;
+  try {
+    // A stand-in that cuts every character: the core must use what it returns.
+    Intl.Segmenter = class {
+      segment(s) {
+        return Array.from(s, (segment) => ({ segment }));
+      }
+    };
+    assert.deepEqual(lab.tokenize('東京 A'), ['東', '京', 'a']);
+    delete Intl.Segmenter;
+    assert.throws(() => lab.tokenize('東京'), (e) => e.code === 'no_segmenter' && /Intl\.Segmenter/.test(e.message));
+  } finally {
+    Intl.Segmenter = real;
+  }
+  assert.deepEqual(lab.tokenize('東京'), ['東京']);
+});
+
 test('no Embind handles leak, on success or on error', () => {
   const before = lab.count_emval_handles();
   for (let i = 0; i < 50; i++) {

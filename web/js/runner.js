@@ -171,6 +171,13 @@ export async function renderExercise(root, exercise, app) {
   );
   const updateAll = async () => {
     lab = labOf(exercise, app.state);
+    // The tokens the page splits the sentence into (the browser's ICU, through the
+    // core): kept with every attempt, so that `poslab grade` re-runs these very tokens.
+    try {
+      lab.tokens = await app.core.call('tokenize', lab.sentence);
+    } catch {
+      // The widgets show the core's error for this sentence.
+    }
     for (const w of widgets.values()) await w.update();
     refreshTasks();
   };

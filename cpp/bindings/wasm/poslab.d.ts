@@ -36,7 +36,7 @@ export type Combine = 'add' | 'concat';
 
 export interface ForwardOptions {
   // The input: exactly one of text, tokens, vectors.
-  /** The sentence, tokenized by the core (at most 4096 tokens). */
+  /** The sentence, tokenized by the core as `tokenize` does (at most 4096 tokens). */
   text?: string;
   /** Tokens already split (e.g. chips the student reordered); each a non-empty string. */
   tokens?: string[];
@@ -170,8 +170,13 @@ export interface CheckAttemptOptions {
   answer: string[] | Record<string, unknown>;
   /** From variant(). */
   variant?: Record<string, unknown>;
-  /** The lab's current values ($sentence, $d, …) named by `expect` args. */
-  lab?: Record<string, unknown>;
+  /**
+   * The lab's current values ($sentence, $d, …) named by `expect` args. With
+   * `tokens` (the page's split of `sentence`), `text: $sentence` runs on those
+   * tokens, after checking that they spell the sentence (code 'bad_lab_tokens',
+   * 'tokens_not_of_text', 'empty_token', 'too_many_tokens' otherwise).
+   */
+  lab?: Record<string, unknown> & { sentence?: string; tokens?: string[] };
   lang?: 'ja' | 'en';
 }
 
@@ -213,6 +218,14 @@ export interface Limits {
 export interface PositionLab extends PositionLabTraining, PositionLabBench {
   readonly version: string;
   readonly limits: Limits;
+  /**
+   * Words of `text`: the JS engine's `Intl.Segmenter('ja', {granularity: 'word'})`
+   * (ICU), then the core's post-pass: spaces dropped, each punctuation mark a
+   * token, case folded, a katakana run one token, a lone kanji joined with its
+   * okurigana (追いかけ|た). Throws with `code` 'no_segmenter' where there is no
+   * `Intl.Segmenter`; 'empty_text', 'text_not_utf8', 'bad_character',
+   * 'too_many_tokens' (over `limits.maxTokens`) for such text.
+   */
   tokenize(text: string): string[];
   forward(options: ForwardOptions): ForwardResult;
   /** `wavelengths` ([D/2], 2π·base^{2i/D} positions per pair) for sinusoidal. */
