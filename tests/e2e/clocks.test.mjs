@@ -97,3 +97,35 @@ test('clocks: D = 16 gives 8 clocks; an odd D shows the core error in place', { 
   await page.waitForSelector('.w-clocks .core-error');
   await context.close();
 });
+
+test('"The" at 0 and "the" at 3: token + position = sum as strips; the ruler\'s distance is ‖PE(0) − PE(3)‖ from the formula', { timeout: 60000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http');
+  const D = 8;
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'add-position', extra: `&pe=sinusoidal&d=${D}` }));
+  const w = page.locator('[data-widget="the-rows"]');
+  // The same token, so the same embedding strip; the position strips are PE(0) and PE(3).
+  const strips = await w.locator('.sum-stack').evaluateAll((stacks) => stacks.map((s) => [...s.querySelectorAll('.sum-cells')].map((c) => [...c.children].map((x) => Number(x.dataset.value)))));
+  assert.equal(strips.length, 2);
+  assert.deepEqual(strips[0][0], strips[1][0], 'one token, one embedding');
+  for (const [k, pos] of [[0, 0], [1, 3]]) {
+    strips[k][1].forEach((v, d) => {
+      const i = Math.floor(d / 2);
+      const want = (d % 2 ? Math.cos : Math.sin)(pos * omega(i, D));
+      assert.ok(Math.abs(v - want) < 1e-6, `PE(${pos})[${d}]`);
+    });
+    strips[k][2].forEach((v, d) => assert.ok(Math.abs(v - (strips[k][0][d] + strips[k][1][d])) < 1e-5, 'sum = token + position'));
+  }
+  // ‖PE(0) − PE(3)‖² = Σ_i (0 − sin 3ω_i)² + (1 − cos 3ω_i)² = Σ_i 2 − 2cos 3ω_i.
+  let sq = 0;
+  for (let i = 0; i < D / 2; i++) sq += 2 - 2 * Math.cos(3 * omega(i, D));
+  const text = await w.locator('.ruler-text').textContent();
+  const [before, after] = text.match(/\d+\.\d+/g).map(Number);
+  assert.equal(before, 0);
+  assert.equal(after, Number(Math.sqrt(sq).toFixed(3)));
+  // Without position information the two stay on one spot.
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'add-position', extra: `&pe=none&d=${D}` }));
+  assert.match(await w.locator('.ruler-text').textContent(), /0\.000.*0\.000/);
+  assert.equal(await w.locator('.readout').nth(1).getAttribute('class'), 'readout same');
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
