@@ -129,3 +129,25 @@ test('"The" at 0 and "the" at 3: token + position = sum as strips; the ruler\'s 
   assert.deepEqual(problems.console, []);
   await context.close();
 });
+
+test('add or concatenate: cosine spread ≈ 1/√D per width, recovery certain at 768 and near chance at 2; the budget text quotes the histograms', { timeout: 90000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http');
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'add-position', lang: 'en' }));
+  await page.waitForSelector('[data-widget="super"] .cos-fig');
+  const figs = await page.locator('[data-widget="super"] .cos-fig').evaluateAll((fs) => fs.map((f) => ({ D: Number(f.dataset.d), std: Number(f.dataset.std), caption: f.querySelector('figcaption').textContent })));
+  assert.deepEqual(figs.map((f) => f.D), [2, 8, 32, 128, 384, 768]);
+  // The cosine of two independent Gaussian vectors in D dimensions has variance 1/D.
+  for (const f of figs) assert.ok(Math.abs(f.std - 1 / Math.sqrt(f.D)) < 0.06 / Math.sqrt(f.D), `D = ${f.D}: ${f.std}`);
+  for (let i = 1; i < figs.length; i++) assert.ok(figs[i].std < figs[i - 1].std, 'narrower as D grows');
+  // The recovery table (behind its toggle): D, token, position.
+  const rows = await page.locator('[data-widget="super"] table.data-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+  const byD = Object.fromEntries(rows.map(([d, tok, pos]) => [d, [Number(tok), Number(pos)]]));
+  assert.deepEqual(byD['768'], [1, 1]);
+  assert.ok(byD['2'][0] < 0.1, 'two dimensions cannot hold 256 tokens');
+  const readout = await page.locator('[data-widget="super"] .readout').textContent();
+  assert.match(readout, new RegExp(`At D = 8 the token is read back only ${Math.round(byD['8'][0] * 100)}%`));
+  const budget = await page.locator('[data-widget="super"] .budget + p').textContent();
+  assert.ok(budget.includes(figs[5].std.toFixed(3)) && budget.includes(figs[4].std.toFixed(3)));
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
