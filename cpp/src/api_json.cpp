@@ -258,6 +258,21 @@ json call_rope_rotate(const json& args) {
     return std::vector<float>(x.begin(), x.end());
 }
 
+json call_superposition(const json& args) {
+    JsonOptions in(args, "superposition", {"dims", "vocab", "positions", "trials", "pairs", "bins", "seed"});
+    const std::vector<std::size_t> dims = in.has("dims") ? in.wholes("dims") : std::vector<std::size_t>{4, 16, 64, 256};
+    json rows = json::array();
+    for (const SuperpositionRow& r :
+         superposition_experiment(dims, in.whole("vocab", 256), in.whole("positions", 64), in.whole("trials", 400),
+                                  in.whole("pairs", 2000), in.whole("bins", 40), in.seed("seed", 0)))
+        rows.push_back({{"dModel", r.d_model},
+                        {"histogram", r.histogram},
+                        {"cosineStd", r.cosine_std},
+                        {"tokenRecovery", r.token_recovery},
+                        {"positionRecovery", r.position_recovery}});
+    return {{"rows", rows}};
+}
+
 struct Entry {
     const char* name;
     json (*fn)(const json&);
@@ -268,7 +283,7 @@ const Entry kFunctions[] = {
     {"attentionSteps", call_attention_steps}, {"ropeCheck", call_rope_check},
     {"shiftMatrix", call_shift_matrix},  {"similarity", call_similarity},
     {"alibiSlopes", call_alibi_slopes},  {"alibiBias", call_alibi_bias},
-    {"ropeRotate", call_rope_rotate},
+    {"ropeRotate", call_rope_rotate},    {"superposition", call_superposition},
 };
 
 }  // namespace

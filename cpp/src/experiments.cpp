@@ -2,7 +2,9 @@
 
 #include <cmath>
 
+#include <algorithm>
 #include <limits>
+#include <string>
 
 #include "poslab/attention.hpp"
 #include "poslab/embedding.hpp"
@@ -258,6 +260,104 @@ xt::xtensor<float, 2> position_similarity(PositionScheme scheme, std::size_t len
         case PositionScheme::none: break;
     }
     return sim;
+}
+
+namespace {
+void check_range(const char* name, std::size_t v, std::size_t lo, std::size_t hi) {
+    if (v < lo || v > hi)
+        throw InvalidArgument("out_of_range_option",
+                              std::string("superposition: ") + name + " must be from " + std::to_string(lo) + " to " +
+                                  std::to_string(hi) + ", got " + std::to_string(v),
+                              {{"option", name}, {"min", std::to_string(lo)}, {"max", std::to_string(hi)}});
+}
+
+// The row of `table` ([rows, d] row-major) nearest to x by cosine.
+std::size_t nearest_row(const std::vector<double>& table, std::size_t rows, const std::vector<double>& norms,
+                        const double* x, std::size_t d) {
+    std::size_t best = 0;
+    double best_cos = -2.0;
+    double xn = 0.0;
+    for (std::size_t k = 0; k < d; ++k) xn += x[k] * x[k];
+    xn = std::sqrt(xn);
+    for (std::size_t r = 0; r < rows; ++r) {
+        double dot = 0.0;
+        for (std::size_t k = 0; k < d; ++k) dot += table[r * d + k] * x[k];
+        const double c = dot / (norms[r] * xn);
+        if (c > best_cos) {
+            best_cos = c;
+            best = r;
+        }
+    }
+    return best;
+}
+}  // namespace
+
+std::vector<SuperpositionRow> superposition_experiment(const std::vector<std::size_t>& dims, std::size_t vocab,
+                                                       std::size_t positions, std::size_t trials,
+                                                       std::size_t pairs, std::size_t bins, std::uint32_t seed) {
+    check_range("dims (their count)", dims.size(), 1, 8);
+    for (std::size_t d : dims) check_range("each of dims", d, 1, 1024);
+    check_range("vocab", vocab, 2, 1024);
+    check_range("positions", positions, 2, 1024);
+    check_range("trials", trials, 1, 2000);
+    check_range("pairs", pairs, 1, 20000);
+    check_range("bins", bins, 2, 200);
+    std::vector<SuperpositionRow> out;
+    for (std::size_t di = 0; di < dims.size(); ++di) {
+        const std::size_t d = dims[di];
+        SuperpositionRow row;
+        row.d_model = d;
+        row.histogram.assign(bins, 0);
+        // (1) Cosines of independent pairs.
+        Rng rng(mix_seed(mix_seed(seed, 0x5e9e7ull), d));
+        std::vector<double> a(d), b(d);
+        double sum = 0.0, sum_sq = 0.0;
+        for (std::size_t p = 0; p < pairs; ++p) {
+            double dot = 0.0, na = 0.0, nb = 0.0;
+            for (std::size_t k = 0; k < d; ++k) {
+                a[k] = rng.normal();
+                b[k] = rng.normal();
+                dot += a[k] * b[k];
+                na += a[k] * a[k];
+                nb += b[k] * b[k];
+            }
+            const double c = dot / std::sqrt(na * nb);
+            sum += c;
+            sum_sq += c * c;
+            const auto bin = static_cast<std::size_t>(std::floor((c + 1.0) / 2.0 * double(bins)));
+            ++row.histogram[std::min(bin, bins - 1)];
+        }
+        const double mean = sum / double(pairs);
+        row.cosine_std = std::sqrt(std::max(0.0, sum_sq / double(pairs) - mean * mean));
+        // (2) Recovery of token and position from their sum.
+        Rng tables(mix_seed(mix_seed(seed, 0x7ab1e5ull), d));
+        std::vector<double> tok(vocab * d), pos(positions * d), tok_norm(vocab), pos_norm(positions);
+        for (double& v : tok) v = tables.normal();
+        for (double& v : pos) v = tables.normal();
+        for (std::size_t r = 0; r < vocab; ++r) {
+            double n = 0.0;
+            for (std::size_t k = 0; k < d; ++k) n += tok[r * d + k] * tok[r * d + k];
+            tok_norm[r] = std::sqrt(n);
+        }
+        for (std::size_t r = 0; r < positions; ++r) {
+            double n = 0.0;
+            for (std::size_t k = 0; k < d; ++k) n += pos[r * d + k] * pos[r * d + k];
+            pos_norm[r] = std::sqrt(n);
+        }
+        std::size_t tok_ok = 0, pos_ok = 0;
+        std::vector<double> h(d);
+        for (std::size_t t = 0; t < trials; ++t) {
+            const auto v = static_cast<std::size_t>(rng.uniform() * double(vocab)) % vocab;
+            const auto p = static_cast<std::size_t>(rng.uniform() * double(positions)) % positions;
+            for (std::size_t k = 0; k < d; ++k) h[k] = tok[v * d + k] + pos[p * d + k];
+            tok_ok += nearest_row(tok, vocab, tok_norm, h.data(), d) == v;
+            pos_ok += nearest_row(pos, positions, pos_norm, h.data(), d) == p;
+        }
+        row.token_recovery = double(tok_ok) / double(trials);
+        row.position_recovery = double(pos_ok) / double(trials);
+        out.push_back(std::move(row));
+    }
+    return out;
 }
 
 }  // namespace poslab

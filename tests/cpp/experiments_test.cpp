@@ -126,3 +126,59 @@ TEST(AlibiBiasTable, EveryHeadWithItsSlope) {
     EXPECT_THROW(alibi_bias_table(0, 8), std::invalid_argument);
     EXPECT_THROW(alibi_bias_table(4, 65), std::invalid_argument);
 }
+
+// The superposition experiment: the cosine of two independent N(0, I_D)
+// vectors has mean 0 and variance exactly 1/D (a known result: c·√D → N(0, 1)),
+// so its spread shrinks as 1/√D; token and position recovered from their sum
+// go from chance at D = 1 to certain at D = 512.
+TEST(Superposition, CosinesSpreadAsOneOverRootDAndSumsToPairs) {
+    const auto rows = superposition_experiment({4, 64, 512}, 64, 16, 50, 20000, 40, 7);
+    ASSERT_EQ(rows.size(), 3u);
+    for (const auto& r : rows) {
+        std::size_t total = 0;
+        for (std::size_t c : r.histogram) total += c;
+        EXPECT_EQ(total, 20000u);
+        const double want = 1.0 / std::sqrt(double(r.d_model));
+        EXPECT_NEAR(r.cosine_std, want, 0.03 * want) << "D = " << r.d_model;
+        // Symmetric about 0: the two halves hold about as many.
+        std::size_t low = 0;
+        for (std::size_t b = 0; b < 20; ++b) low += r.histogram[b];
+        EXPECT_NEAR(double(low) / 20000.0, 0.5, 0.02);
+    }
+    // At D = 512 nothing falls outside |cos| < 0.3 (that is 6.8 standard deviations).
+    const auto& wide = rows[2].histogram;
+    for (std::size_t b = 0; b < 40; ++b)
+        if (b < 14 || b >= 26) EXPECT_EQ(wide[b], 0u) << "bin " << b;
+}
+
+TEST(Superposition, RecoveryFromTheSumGrowsWithWidth) {
+    const auto rows = superposition_experiment({1, 8, 512}, 256, 64, 400, 10, 10, 3);
+    // D = 1: the cosine is ±1, so "nearest" is any row of the same sign: near chance.
+    EXPECT_LT(rows[0].token_recovery, 0.05);
+    EXPECT_LT(rows[0].position_recovery, 0.1);
+    EXPECT_GT(rows[1].token_recovery, rows[0].token_recovery);
+    EXPECT_EQ(rows[2].token_recovery, 1.0);
+    EXPECT_EQ(rows[2].position_recovery, 1.0);
+    // Deterministic per seed; another seed draws other tables.
+    const auto again = superposition_experiment({1, 8, 512}, 256, 64, 400, 10, 10, 3);
+    EXPECT_EQ(again[1].token_recovery, rows[1].token_recovery);
+    EXPECT_EQ(again[1].histogram, rows[1].histogram);
+    const auto other = superposition_experiment({8}, 256, 64, 400, 2000, 10, 4);
+    const auto same_d = superposition_experiment({8}, 256, 64, 400, 2000, 10, 3);
+    EXPECT_NE(other[0].histogram, same_d[0].histogram);
+}
+
+TEST(Superposition, RejectsWorkOutsideItsLimits) {
+    for (auto bad : {std::vector<std::size_t>{}, std::vector<std::size_t>{0}, std::vector<std::size_t>{2048},
+                     std::vector<std::size_t>(9, 8)}) {
+        try {
+            superposition_experiment(bad, 16, 16, 10, 10, 10, 0);
+            ADD_FAILURE() << "accepted dims of size " << bad.size();
+        } catch (const InvalidArgument& e) {
+            EXPECT_EQ(e.code(), "out_of_range_option");
+        }
+    }
+    EXPECT_THROW(superposition_experiment({8}, 1, 16, 10, 10, 10, 0), InvalidArgument);
+    EXPECT_THROW(superposition_experiment({8}, 16, 16, 3000, 10, 10, 0), InvalidArgument);
+    EXPECT_THROW(superposition_experiment({8}, 16, 16, 10, 10, 1, 0), InvalidArgument);
+}

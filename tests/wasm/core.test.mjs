@@ -260,3 +260,16 @@ test('version and limits', () => {
   assert.equal(lab.limits.maxTokens, 4096);
   assert.ok(lab.limits.maxPosition >= 2048);
 });
+
+test('superposition (callCore): the same numbers as the native core asks of them — spread ≈ 1/√D, deterministic per seed, limits refused', () => {
+  const args = { dims: [16, 256], vocab: 64, positions: 16, trials: 100, pairs: 4000, bins: 20, seed: 5 };
+  const a = lab.callCore({ call: 'superposition', args });
+  const b = lab.callCore({ call: 'superposition', args });
+  assert.deepEqual(a, b);
+  for (const r of a.rows) {
+    assert.equal(r.histogram.reduce((x, y) => x + y, 0), 4000);
+    assert.ok(Math.abs(r.cosineStd - 1 / Math.sqrt(r.dModel)) < 0.05 / Math.sqrt(r.dModel));
+  }
+  assert.equal(a.rows[1].tokenRecovery, 1);
+  assert.throws(() => lab.callCore({ call: 'superposition', args: { dims: [4096] } }), (e) => e.code === 'out_of_range_option');
+});

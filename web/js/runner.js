@@ -9,10 +9,13 @@ import * as progress from './progress.js';
 import { mount as tokens } from './widgets/tokens.js';
 import { mount as outputs } from './widgets/outputs.js';
 import { mount as attention } from './widgets/attention.js';
+import { mount as attentionLines } from './widgets/attention-lines.js';
 import { mount as vectors } from './widgets/vectors.js';
 import { mount as peTable } from './widgets/pe-table.js';
+import { mount as clocks } from './widgets/clocks.js';
 import { mount as peRows } from './widgets/pe-rows.js';
 import { mount as combine } from './widgets/combine.js';
+import { mount as superposition } from './widgets/superposition.js';
 import { mount as swaps } from './widgets/swaps.js';
 import { mount as wall } from './widgets/wall.js';
 import { mount as rope } from './widgets/rope.js';
@@ -20,7 +23,7 @@ import { mount as alibi } from './widgets/alibi.js';
 import { mount as compare } from './widgets/compare.js';
 import { mount as extrapolate } from './widgets/extrapolate.js';
 
-const WIDGETS = { tokens, outputs, attention, vectors, 'pe-table': peTable, 'pe-rows': peRows, combine, swaps, wall, rope, alibi, compare, extrapolate };
+const WIDGETS = { tokens, outputs, attention, 'attention-lines': attentionLines, vectors, 'pe-table': peTable, clocks, 'pe-rows': peRows, combine, superposition, swaps, wall, rope, alibi, compare, extrapolate };
 const SCHEMES = ['none', 'sinusoidal', 'learned', 'rope', 'alibi'];
 
 // The lab's settings: the exercise's defaults, overridden by the URL.

@@ -208,6 +208,29 @@ export interface ExerciseGrade {
   questions: { id: string; points: number; max: number; attempts: number; ignored: number; solved: boolean; hintsUnlocked: number }[];
 }
 
+/** The add-vs-concatenate experiment (callCore only): random N(0, 1) vectors per width. */
+export interface SuperpositionOptions {
+  /** 1…8 widths, each 1…1024. Default [4, 16, 64, 256]. */
+  dims?: number[];
+  /** Rows of the token table, 2…1024 (default 256), and of the position table, 2…1024 (default 64). */
+  vocab?: number;
+  positions?: number;
+  /** Sums read back, 1…2000 (default 400); cosine pairs, 1…20000 (default 2000); histogram bins over [−1, 1], 2…200 (default 40). */
+  trials?: number;
+  pairs?: number;
+  bins?: number;
+  seed?: number;
+}
+export interface SuperpositionRow {
+  dModel: number;
+  histogram: number[];
+  /** Standard deviation of the pairs' cosines (≈ 1/√D). */
+  cosineStd: number;
+  /** How often the nearest row (by cosine) to token + position is the token, and the position: 0…1. */
+  tokenRecovery: number;
+  positionRecovery: number;
+}
+
 export interface Limits {
   maxTokens: number;
   maxPosition: number;
@@ -241,6 +264,7 @@ export interface PositionLab extends PositionLabTraining, PositionLabBench {
   /** Every head's bias −m_h·|i−j|: [H, S, S] (length 1…1024, heads 1…64). */
   alibiBias(options: { length: number; heads: number }): { bias: Matrix; slopes: number[] };
   /** Any function above by name, over plain JSON (matrices' data as number arrays). */
+  callCore(options: { call: 'superposition'; args?: SuperpositionOptions }): { rows: SuperpositionRow[] };
   callCore(options: { call: string; args?: unknown }): unknown;
   contentHash(options: { exercise: Exercise }): string;
   /** seed = 32-bit hash of (learner, exercise id, content hash); variant drawn from it. */

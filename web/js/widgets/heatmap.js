@@ -91,7 +91,7 @@ export function heatmap(values, opts = {}) {
   const showValues = opts.showValues ?? rows * cols <= 100;
   const grid = h('div', {
     class: `heatmap-grid${showValues ? ' with-values' : ''}`,
-    style: `grid-template-columns: auto repeat(${cols}, minmax(var(--hm-min), 1fr))`,
+    style: `grid-template-columns: max-content repeat(${cols}, minmax(var(--hm-min), 1fr))`,
     role: 'img',
     'aria-label': t('heatmap.aria', { caption: opts.caption ?? '', rows, cols, min: fmt(min, digits), max: fmt(max, digits) }),
   });

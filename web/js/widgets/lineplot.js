@@ -17,7 +17,7 @@ let counter = 0;
 
 // series: [{ label, xs, ys, style? }] (style: an index into the palette, so a
 // series keeps its colour when others are left out; default its own index); opts: { caption, xLabel, yLabel, xMin, xMax, yMin, yMax, cursor, wall, sampleEvery,
-//   xTicks: [x…] (default: the ends and the middle), shade: { from, to, label } (a band, e.g. the lengths a model was trained on) }
+//   xTicks: [x…] (default: the ends and the middle), xTickLabel: x → text (ticks and the table), shade: { from, to, label } (a band, e.g. the lengths a model was trained on) }
 export function lineplot(series, opts = {}) {
   const id = `lp${++counter}`;
   const W = 560;
@@ -40,7 +40,7 @@ export function lineplot(series, opts = {}) {
   }
   for (const xv of opts.xTicks ?? [xMin, Math.round((xMin + xMax) / 2), xMax]) {
     const tx = s('text', { x: X(xv), y: H - pad.b + 15, class: 'lp-tick', 'text-anchor': 'middle' });
-    tx.textContent = String(xv);
+    tx.textContent = opts.xTickLabel ? opts.xTickLabel(xv) : String(xv);
     svg.append(tx);
   }
   if (opts.xLabel) {
@@ -85,7 +85,7 @@ export function lineplot(series, opts = {}) {
     { class: 'data-table', id: `${id}-table`, hidden: true },
     h('caption', {}, opts.caption ?? ''),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, opts.xLabel ?? 'x'), ...series.map((q) => h('th', { scope: 'col' }, q.label)))),
-    h('tbody', {}, ...sampleIdx.map((j) => h('tr', {}, h('th', { scope: 'row' }, String(series[0].xs[j])), ...series.map((q) => h('td', {}, q.ys[j] === undefined ? '—' : fmt(q.ys[j], 3)))))),
+    h('tbody', {}, ...sampleIdx.map((j) => h('tr', {}, h('th', { scope: 'row' }, opts.xTickLabel ? opts.xTickLabel(series[0].xs[j]) : String(series[0].xs[j])), ...series.map((q) => h('td', {}, q.ys[j] === undefined ? '—' : fmt(q.ys[j], 3)))))),
   );
   const toggle = h('button', { type: 'button', class: 'table-toggle', 'aria-expanded': 'false', 'aria-controls': `${id}-table` }, t('heatmap.show_table'));
   toggle.addEventListener('click', () => {

@@ -1,0 +1,260 @@
+// Attention drawn as lines (as bertviz's head view does): the tokens twice,
+// as queries on the left and as keys on the right, one line per (query, key)
+// pair and head, its width and opacity the core's weight; one colour and one
+// dash pattern per head, and a head picker. Focus or hover a token and only
+// its lines stay lit. Linked to a tokens widget, the lines follow the
+// learner's order, keyed by token identity, so a reorder slides each line to
+// its new place; beside them, Attention(X) and P⁻¹·Attention(PX)·P aligned
+// token by token, every cell's difference coloured (all grey without
+// position information). With the causal mask the masked pairs have weight
+// 0 and draw no line: every line runs to the same token or an earlier one.
+import { h, fmt, fmtSmall, errorBox } from '../dom.js';
+import { t } from '../i18n.js';
+import { forwardArgs } from './common.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+function s(tag, attrs = {}) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined) el.setAttribute(k, String(v));
+  return el;
+}
+
+// Okabe–Ito colours and a dash pattern per head: colour is never the only cue.
+const HEAD_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#56B4E9', '#E69F00', '#000000', '#F0E442'];
+const HEAD_DASHES = ['', '6 3', '2 3', '8 3 2 3', '1 2', '10 4', '4 2 1 2', '3 6'];
+const MIN_WEIGHT = 0.01; // below this a line would be invisible: none is drawn
+const ROW = 34;
+const WIDTH = 420;
+const LEFT = 130;
+const RIGHT = WIDTH - 130;
+
+export const lineWidth = (w) => 0.75 + 7 * w;
+
+export function mount(el, block, ctx) {
+  const w = { state: { head: 'all', focus: null }, result: null, error: null };
+  const heads = h('div', { class: 'head-picker', role: 'group', 'aria-label': t('lines.heads') });
+  const svgBox = h('div', { class: 'lines-box' });
+  const diffBox = h('div', { class: 'lines-diff' });
+  const readout = h('p', { class: 'readout', 'aria-live': 'polite' });
+  const tableBox = h('div', { class: 'table-scroll', tabindex: '0', hidden: true });
+  const toggle = h('button', { type: 'button', class: 'secondary small', 'aria-expanded': 'false' }, t('lines.show_table'));
+  toggle.addEventListener('click', () => {
+    tableBox.hidden = !tableBox.hidden;
+    toggle.setAttribute('aria-expanded', String(!tableBox.hidden));
+    toggle.textContent = t(tableBox.hidden ? 'lines.show_table' : 'lines.hide_table');
+  });
+  el.append(h('p', { class: 'widget-lead' }, t(block.tokens ? 'lines.lead_linked' : 'lines.lead')), heads, h('div', { class: 'lines-layout' }, svgBox, diffBox), readout, toggle, tableBox);
+
+  // The drawing is kept between updates: paths keyed by head·query·key token
+  // identity, labels by token identity, so a reorder moves them (CSS transitions).
+  // A group, not an image: the query labels inside it are focusable.
+  const svg = s('svg', { class: 'lines-svg', role: 'group' });
+  const linesG = s('g', { class: 'lines' });
+  const labelsG = s('g', { class: 'line-labels' });
+  svg.append(linesG, labelsG);
+  svgBox.append(svg);
+  const paths = new Map();
+  const labels = new Map();
+  let last = null; // {ids, names, att, H, S}
+
+  const setFocus = (id) => {
+    w.state.focus = id;
+    svg.classList.toggle('focused', id !== null);
+    for (const [key, p] of paths) p.classList.toggle('lit', id !== null && key.split(':')[1] === String(id));
+    for (const [key, l] of labels) l.classList.toggle('hl', id !== null && key.endsWith(`:${id}`));
+    for (const c of diffBox.querySelectorAll('[data-token]')) c.classList.toggle('hl', id !== null && c.dataset.token === String(id));
+  };
+
+  const drawHeads = (H) => {
+    const options = ['all', ...Array.from({ length: H }, (_, i) => i)];
+    heads.replaceChildren(
+      ...options.map((o) => {
+        const b = h('button', { type: 'button', class: w.state.head === o ? 'head-button' : 'head-button secondary', 'aria-pressed': String(w.state.head === o), 'data-head': String(o) }, o === 'all' ? t('lines.all_heads') : h('span', {}, h('span', { class: 'head-swatch', style: `border-top: 3px ${HEAD_DASHES[o % 8] ? 'dashed' : 'solid'} ${HEAD_COLOURS[o % 8]}`, 'aria-hidden': 'true' }), t('lines.head', { n: o + 1 })));
+        b.addEventListener('click', () => {
+          w.state.head = o;
+          drawHeads(H);
+          draw();
+        });
+        return b;
+      }),
+    );
+  };
+
+  // ids[p]: the token (its index in the typed sentence) at position p.
+  const draw = () => {
+    if (!last) return;
+    const { ids, names, att, H, S } = last;
+    const height = S * ROW + 40;
+    svg.setAttribute('viewBox', `0 0 ${WIDTH} ${height}`);
+    svg.setAttribute('aria-label', t('lines.aria', { S, H }));
+    const y = (p) => 30 + p * ROW + ROW / 2;
+    const seen = new Set();
+    const shown = w.state.head === 'all' ? Array.from({ length: H }, (_, i) => i) : [w.state.head];
+    for (const hd of shown) {
+      for (let qi = 0; qi < S; qi++) {
+        for (let kj = 0; kj < S; kj++) {
+          const weight = att[(hd * S + qi) * S + kj];
+          if (!(weight >= MIN_WEIGHT)) continue;
+          const key = `${hd}:${ids[qi]}:${ids[kj]}`;
+          seen.add(key);
+          let p = paths.get(key);
+          if (!p) {
+            p = s('path', { class: 'att-line', fill: 'none' });
+            paths.set(key, p);
+            linesG.append(p);
+          }
+          const y0 = y(qi);
+          const y1 = y(kj);
+          p.style.d = `path("M ${LEFT + 6} ${y0} C ${(LEFT + RIGHT) / 2} ${y0}, ${(LEFT + RIGHT) / 2} ${y1}, ${RIGHT - 6} ${y1}")`;
+          p.style.stroke = HEAD_COLOURS[hd % 8];
+          p.style.strokeDasharray = HEAD_DASHES[hd % 8];
+          p.style.strokeWidth = String(lineWidth(weight));
+          p.style.opacity = String(0.2 + 0.8 * weight);
+          p.dataset.head = String(hd);
+          p.dataset.query = String(qi);
+          p.dataset.key = String(kj);
+          p.dataset.weight = String(weight);
+        }
+      }
+    }
+    for (const [key, p] of paths)
+      if (!seen.has(key)) {
+        p.remove();
+        paths.delete(key);
+      }
+    const seenLabels = new Set();
+    for (const [side, x, anchor] of [['q', LEFT, 'end'], ['k', RIGHT, 'start']]) {
+      for (let p = 0; p < S; p++) {
+        const key = `${side}:${ids[p]}`;
+        seenLabels.add(key);
+        let g = labels.get(key);
+        if (!g) {
+          g = s('g', { class: 'line-label' });
+          g.append(s('text', { x, y: 0, 'text-anchor': anchor, 'dominant-baseline': 'middle' }));
+          labels.set(key, g);
+          labelsG.append(g);
+          if (side === 'q') {
+            g.setAttribute('tabindex', '0');
+            g.setAttribute('role', 'button');
+            const id = ids[p];
+            g.addEventListener('mouseenter', () => setFocus(id));
+            g.addEventListener('mouseleave', () => setFocus(null));
+            g.addEventListener('focus', () => setFocus(id));
+            g.addEventListener('blur', () => setFocus(null));
+          }
+        }
+        g.style.transform = `translateY(${y(p)}px)`;
+        const text = side === 'q' ? `${names[ids[p]]} ${p + 1}` : `${p + 1} ${names[ids[p]]}`;
+        g.firstChild.textContent = text;
+        if (side === 'q') g.setAttribute('aria-label', t('lines.token_aria', { label: text, pos: p + 1 }));
+      }
+    }
+    for (const [key, g] of labels)
+      if (!seenLabels.has(key)) {
+        g.remove();
+        labels.delete(key);
+      }
+    let headText = svg.querySelector('.lines-heading');
+    if (!headText) {
+      headText = s('g', { class: 'lines-heading' });
+      headText.append(s('text', { x: LEFT, y: 14, 'text-anchor': 'end' }), s('text', { x: RIGHT, y: 14, 'text-anchor': 'start' }));
+      svg.append(headText);
+    }
+    headText.children[0].textContent = t('lines.queries');
+    headText.children[1].textContent = t('lines.keys');
+    setFocus(w.state.focus !== null && ids.includes(w.state.focus) ? w.state.focus : null);
+    // The table twin: the shown head's weights (head 1 for "all").
+    const hd = shown[0];
+    tableBox.replaceChildren(
+      h(
+        'table',
+        { class: 'vec-table lines-table' },
+        h('caption', {}, t('lines.table_caption', { n: hd + 1 })),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('lines.query_key')), ...ids.map((id, p) => h('th', { scope: 'col' }, `${p + 1} ${names[id]}`)))),
+        h('tbody', {}, ...ids.map((id, qi) => h('tr', {}, h('th', { scope: 'row' }, `${qi + 1} ${names[id]}`), ...ids.map((_, kj) => h('td', {}, fmt(att[(hd * S + qi) * S + kj])))))),
+      ),
+    );
+  };
+
+  let seq = 0;
+  w.update = async () => {
+    const mine = ++seq;
+    const lab = ctx.lab();
+    try {
+      let ids;
+      let names;
+      let att;
+      let H;
+      let S;
+      let diff = null;
+      if (block.tokens) {
+        const chips = ctx.widgets.get(block.tokens);
+        if (!chips || chips.error || !chips.state.tokens.length) {
+          svgBox.hidden = true;
+          readout.textContent = t('outputs.need_tokens');
+          return;
+        }
+        const { tokens, order } = chips.state;
+        const check = await ctx.core.call('permutationCheck', forwardArgs(lab, { permutation: order }));
+        if (mine !== seq) return;
+        names = tokens;
+        ids = order.slice();
+        att = check.permuted.attention.data;
+        [H, S] = check.permuted.attention.shape;
+        // P⁻¹·Attention(PX)·P next to Attention(X): token i's row and token j's
+        // column, wherever the reorder put them.
+        const where = new Array(S);
+        order.forEach((tok, p) => (where[tok] = p));
+        const hd = w.state.head === 'all' ? 0 : w.state.head;
+        const a = check.original.attention.data;
+        diff = Array.from({ length: S }, (_, i) => Array.from({ length: S }, (_, j) => att[(hd * S + where[i]) * S + where[j]] - a[(hd * S + i) * S + j]));
+        w.result = { maxAbsDiff: Math.max(0, ...diff.flat().map(Math.abs)), head: hd };
+      } else {
+        const r = await ctx.core.call('forward', forwardArgs(lab));
+        if (mine !== seq) return;
+        names = r.tokens;
+        ids = r.tokens.map((_, i) => i);
+        att = r.attention.data;
+        [H, S] = r.attention.shape;
+        w.result = {};
+      }
+      svgBox.hidden = false;
+      if (w.state.head !== 'all' && w.state.head >= H) w.state.head = 'all';
+      last = { ids, names, att, H, S };
+      drawHeads(H);
+      draw();
+      if (diff) {
+        const hd = w.result.head;
+        const tiny = w.result.maxAbsDiff < 1e-4;
+        diffBox.replaceChildren(
+          h('p', { class: 'lines-diff-title' }, t('lines.diff_title', { n: hd + 1 })),
+          h(
+            'div',
+            { class: 'diff-grid', style: `grid-template-columns: auto repeat(${S}, minmax(1.6rem, 1fr))`, role: 'img', 'aria-label': t('lines.diff_aria', { max: fmtSmall(w.result.maxAbsDiff) }) },
+            h('span', {}),
+            ...names.map((n, j) => h('span', { class: 'diff-col', 'data-token': String(j) }, n)),
+            ...diff.flatMap((rowv, i) => [
+              h('span', { class: 'diff-row', 'data-token': String(i) }, names[i]),
+              ...rowv.map((d, j) => h('span', { class: `diff-cell ${Math.abs(d) < 1e-4 ? 'zero' : d > 0 ? 'pos' : 'neg'}`, style: Math.abs(d) < 1e-4 ? undefined : `--a:${Math.min(1, 0.25 + Math.abs(d) * 4)}`, 'data-token': String(i), 'data-diff': String(d), title: fmtSmall(Math.abs(d)) }, '')),
+            ]),
+          ),
+          h('p', { class: 'muted' }, t('lines.diff_key')),
+        );
+        readout.className = `readout ${tiny ? 'same' : 'differ'}`;
+        readout.textContent = t(tiny ? 'lines.diff_same' : 'lines.diff_differ', { max: fmtSmall(w.result.maxAbsDiff) });
+        setFocus(w.state.focus);
+      } else {
+        diffBox.replaceChildren();
+        readout.className = 'readout';
+        readout.textContent = lab.causal ? t('lines.causal_note') : '';
+      }
+      w.error = null;
+    } catch (e) {
+      w.result = null;
+      w.error = e;
+      svgBox.hidden = true;
+      diffBox.replaceChildren(errorBox(e));
+    }
+  };
+  return w;
+}
