@@ -38,6 +38,12 @@ export function record(ex, question, attempt) {
   save();
 }
 
+// The answers checked for a question (without a learner id), oldest first.
+export function answers(ex, question) {
+  const list = data[ex]?.questions?.[question]?.attempts;
+  return Array.isArray(list) ? list.map((a) => a?.answer) : [];
+}
+
 export function isCorrect(ex, question) {
   return !!data[ex]?.questions[question]?.correct;
 }
@@ -46,7 +52,8 @@ export function isCorrect(ex, question) {
 export function status(exercise) {
   const e = data[exercise.id];
   if (!e) return 'not_started';
-  const ids = exercise.blocks.filter((b) => ['numeric', 'choice', 'task'].includes(b.type)).map((b) => b.id);
+  // A prediction counts once recorded; an explanation is optional.
+  const ids = exercise.blocks.filter((b) => ['numeric', 'choice', 'task', 'prediction'].includes(b.type)).map((b) => b.id);
   if (ids.length && ids.every((id) => e.questions[id]?.correct)) return 'done';
   return e.visited || Object.keys(e.questions).length ? 'in_progress' : 'not_started';
 }
