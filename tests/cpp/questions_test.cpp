@@ -200,6 +200,7 @@ TEST(Explain, IsKeptForTheInstructorAndNeverScored) {
     e["max_length"] = 5;
     EXPECT_EQ(check_attempt(e, json("abcdef"), json::object(), json::object()).status, "malformed");
     EXPECT_EQ(check_attempt(e, json("abcde"), json::object(), json::object()).status, "recorded");
+    e.erase("max_length");
     const json ex = {{"id", "ex"}, {"blocks", {choice4(), e}}};
     const json g = grade_exercise(ex, 1, json::array({{{"question", "why"}, {"answer", "first"}},
                                                       {{"question", "which"}, {"answer", {"a"}}},
