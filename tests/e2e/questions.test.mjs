@@ -103,7 +103,7 @@ test('attempts left and the next attempt\'s credit, in ja and en; the form close
   assert.equal(await cost.textContent(), "You have used all 2 attempts; the answers you gave decide this question's score.");
   assert.equal(await page.locator('[data-question="q2-rnn"] button[type="submit"]').isDisabled(), true);
   assert.equal(await page.locator(`#q2-rnn-${q.answer[0]}`).isDisabled(), true);
-  await page.screenshot({ path: join(artifacts, 'questions-attempts-used.png'), fullPage: false, clip: await page.locator('[data-question="q2-rnn"]').boundingBox() });
+  await page.locator('[data-question="q2-rnn"]').screenshot({ path: join(artifacts, 'questions-attempts-used.png') });
   assert.deepEqual(problems.console, []);
   await context.close();
 });
@@ -129,7 +129,7 @@ test('explanations are saved in the submission, not scored, and poslab grade sho
   await page.reload();
   await page.waitForSelector('[data-exercise="check"][data-ready="true"]');
   assert.equal(await page.locator('#q1-why-text').inputValue(), text);
-  await page.screenshot({ path: join(artifacts, 'questions-explain.png'), clip: await page.locator('[data-question="q1-why"]').boundingBox() });
+  await page.locator('[data-question="q1-why"]').screenshot({ path: join(artifacts, 'questions-explain.png') });
   await gotoReady(page, `${base}#`);
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('.grading-download')]);
   const file = join(dir, 'explainer.json');
@@ -186,7 +186,8 @@ test('exercise 7: the prediction is recorded, never wrong; the verdict names the
   assert.match(await summary.locator('.prediction-vs-run').textContent(), /^You predicted ALiBi/);
   assert.match(await summary.textContent(), /Press, Smith & Lewis 2022/);
   assert.match(await summary.textContent(), /Kazemnejad et al\. \(2023\)/);
-  await page.screenshot({ path: join(artifacts, 'questions-prediction-verdict.png'), fullPage: true });
+  await summary.screenshot({ path: join(artifacts, 'questions-verdict.png') });
+  await page.locator('[data-question="predict"]').screenshot({ path: join(artifacts, 'questions-prediction.png') });
 
   // Leave and come back (another exercise, then a reload): the same run and verdict, said to be kept.
   await gotoReady(page, urlFor(lab, 'http', { ex: 'rope', lang: 'en' }));
