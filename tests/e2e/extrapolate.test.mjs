@@ -104,7 +104,7 @@ for (const mode of ['http', 'file']) {
     const [l, n] = [want.learned.solvedUpTo, want.none.solvedUpTo];
     const furthest = l === n ? ['learned', 'none'] : l > n ? ['learned'] : ['none'];
     assert.equal(await page.getAttribute(`${W} .extrap-summary .verdict`, 'data-furthest'), furthest.join(' '), summary);
-    if (l !== n) assert.ok(summary.includes(`この実行でいちばん遠くまで解けたのは ${l > n ? '学習型（learned）' : 'なし（NoPE）'}（解けた最大の n：シードごとに ${Math.max(l, n)}、平均 ${Math.max(l, n).toFixed(1)}）でした。`), summary);
+    if (l !== n) assert.ok(summary.includes(`この実行でいちばん遠くまで解けたのは、${l > n ? '学習型（learned）' : 'なし（NoPE）'}（解けた最大の n：シードごとに ${Math.max(l, n)}、平均 ${Math.max(l, n).toFixed(1)}）でした。`), summary);
     else assert.match(summary, /差がつきませんでした/);
     assert.match(summary, /Kazemnejad ら（2023）/);
     assert.doesNotMatch(summary, /文献の予想/);

@@ -275,7 +275,11 @@ export function mount(el, block, ctx) {
     if (byScheme.has('none') && schemes.length > 1) papers.push(t(rank.furthest.includes('none') ? 'extrap.nope_agrees' : 'extrap.nope_differs'));
     else papers.push(t('extrap.nope'));
     items.push(h('li', { class: 'papers' }, papers.join(' ')));
-    items.push(h('li', { class: 'why-differ' }, t('extrap.why_differ', { steps, seeds: seeds.length, trainMax })));
+    // Runs that did not even solve every trained length: too few steps to learn the task.
+    const unlearned = schemes.filter((sc) => byScheme.get(sc).some((r) => r.evaluation.solvedUpTo < trainMax));
+    const why = [t(seeds.length === 1 ? 'extrap.why_differ_one' : 'extrap.why_differ', { steps, seeds: seeds.length, trainMax })];
+    if (unlearned.length) why.push(t('extrap.not_learned', { list: names(unlearned), trainMax, steps }));
+    items.push(h('li', { class: 'why-differ' }, why.join(' ')));
     return h(
       'section',
       { class: 'extrap-summary', 'aria-labelledby': `${id}-summary-title` },
