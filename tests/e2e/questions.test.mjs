@@ -181,7 +181,7 @@ test('exercise 7: the prediction is recorded, never wrong; the verdict names the
   const verdict = await summary.locator('.verdict').textContent();
   for (const sc of furthest) assert.ok(verdict.includes(names[sc]), `${verdict} names ${sc} (means ${JSON.stringify(means)})`);
   if (!allTied && furthest.length === 1) assert.match(verdict, new RegExp(`^In this run, ${names[furthest[0]].replace(/[()]/g, '\\$&')} \\(`));
-  const expectedOutcome = !furthest.includes('alibi') ? 'other' : furthest.length === 1 ? 'furthest' : 'tied';
+  const expectedOutcome = allTied ? 'all_tied' : !furthest.includes('alibi') ? 'other' : furthest.length === 1 ? 'furthest' : 'tied';
   assert.equal(await summary.locator('.prediction-vs-run').getAttribute('data-outcome'), expectedOutcome);
   assert.match(await summary.locator('.prediction-vs-run').textContent(), /^You predicted ALiBi/);
   assert.match(await summary.textContent(), /Press, Smith & Lewis 2022/);

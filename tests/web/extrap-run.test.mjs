@@ -23,6 +23,8 @@ test('rankRun: the mean over seeds of the largest n solved; ties are ties', () =
   assert.equal(predictionOutcome('learned', s), 'furthest');
   const all = rankRun([result('learned', 1, 16), result('sinusoidal', 1, 16)], ['learned', 'sinusoidal']);
   assert.equal(all.allTied, true);
+  assert.equal(predictionOutcome('learned', all), 'all_tied');
+  assert.equal(predictionOutcome('none', all), 'not_trained');
 });
 
 function fakeStore() {

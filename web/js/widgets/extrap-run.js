@@ -26,9 +26,11 @@ export function rankRun(results, schemes) {
 }
 
 // How a prediction (a scheme id) compares with the run:
-// 'not_trained' | 'furthest' (alone) | 'tied' (among the tied furthest) | 'other'.
+// 'not_trained' | 'all_tied' (no scheme differed: nothing to compare) |
+// 'furthest' (alone) | 'tied' (among the tied furthest) | 'other'.
 export function predictionOutcome(predicted, rank) {
   if (!rank.rows.some((r) => r.scheme === predicted)) return 'not_trained';
+  if (rank.allTied && rank.rows.length > 1) return 'all_tied';
   if (!rank.furthest.includes(predicted)) return 'other';
   return rank.furthest.length === 1 ? 'furthest' : 'tied';
 }

@@ -267,19 +267,20 @@ export function mount(el, block, ctx) {
     }
     // What the papers report, and how this run compares (only for the schemes it trained).
     const papers = [];
-    if (byScheme.has('alibi') && (byScheme.has('sinusoidal') || byScheme.has('rope'))) {
+    // With no difference between the schemes, there is nothing to compare with the papers.
+    if (!rank.allTied && byScheme.has('alibi') && (byScheme.has('sinusoidal') || byScheme.has('rope'))) {
       const others = ['sinusoidal', 'rope'].filter((x) => byScheme.has(x));
       const beats = others.every((x) => row('alibi').mean > row(x).mean + 1e-9);
       papers.push(t(beats ? 'extrap.press_agrees' : 'extrap.press_differs', { others: names(others) }));
     } else papers.push(t('extrap.press'));
-    if (byScheme.has('none') && schemes.length > 1) papers.push(t(rank.furthest.includes('none') ? 'extrap.nope_agrees' : 'extrap.nope_differs'));
+    if (!rank.allTied && byScheme.has('none') && schemes.length > 1) papers.push(t(rank.furthest.includes('none') ? 'extrap.nope_agrees' : 'extrap.nope_differs'));
     else papers.push(t('extrap.nope'));
-    items.push(h('li', { class: 'papers' }, papers.join(' ')));
+    items.push(h('li', { class: 'papers' }, papers.join(t('extrap.sentence_sep'))));
     // Runs that did not even solve every trained length: too few steps to learn the task.
     const unlearned = schemes.filter((sc) => byScheme.get(sc).some((r) => r.evaluation.solvedUpTo < trainMax));
     const why = [t(seeds.length === 1 ? 'extrap.why_differ_one' : 'extrap.why_differ', { steps, seeds: seeds.length, trainMax })];
     if (unlearned.length) why.push(t('extrap.not_learned', { list: names(unlearned), trainMax, steps }));
-    items.push(h('li', { class: 'why-differ' }, why.join(' ')));
+    items.push(h('li', { class: 'why-differ' }, why.join(t('extrap.sentence_sep'))));
     return h(
       'section',
       { class: 'extrap-summary', 'aria-labelledby': `${id}-summary-title` },
