@@ -199,7 +199,11 @@ int cmd_variant(int argc, char** argv) {
     const json ex = load_yaml_file(a.get("--exercise", ""));
     const std::string hash = g::content_hash(ex);
     const std::uint32_t seed = g::variant_seed(a.get("--learner", ""), ex.value("id", ""), hash);
-    return print_json({{"id", ex.value("id", "")}, {"contentHash", hash}, {"seed", seed}, {"variant", g::make_variant(ex, seed)}});
+    return print_json({{"id", ex.value("id", "")},
+                       {"contentHash", hash},
+                       {"seed", seed},
+                       {"variant", g::make_variant(ex, seed)},
+                       {"optionOrders", g::option_orders(ex, seed)}});
 }
 
 }  // namespace

@@ -270,6 +270,48 @@ AttemptResult check_task(const json& q, const json& answer, const json& variant,
     return r;
 }
 
+// Counts code points (the text is UTF-8 from JSON).
+std::size_t code_points(const std::string& s) {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < s.size(); ++n) next_code_point(s, i);
+    return n;
+}
+
+// A prediction is recorded, never right or wrong: one option id.
+AttemptResult check_prediction(const json& q, const json& answer) {
+    std::set<std::string> ids;
+    for (const json& o : q.at("options")) ids.insert(o.at("id").get<std::string>());
+    if (!answer.is_array() || answer.size() != 1) return malformed("choose one option");
+    if (!answer[0].is_string() || !ids.count(answer[0].get<std::string>()))
+        return malformed("'" + (answer[0].is_string() ? answer[0].get<std::string>() : answer[0].dump()) +
+                         "' is not one of the options");
+    AttemptResult r;
+    r.status = "recorded";
+    r.score = 1.0;
+    for (const json& o : q["options"]) r.parts.push_back(o["id"] == answer[0]);
+    return r;
+}
+
+// A free-text explanation: kept for the instructor, never scored.
+constexpr std::size_t kExplainHardMax = 5000;
+AttemptResult check_explain(const json& q, const json& answer) {
+    const std::size_t max = std::min<std::size_t>(q.value("max_length", std::size_t{2000}), kExplainHardMax);
+    if (!answer.is_string()) return malformed("an explanation is text");
+    const std::string text = answer.get<std::string>();
+    // Checked on the bytes first, so a huge answer is refused without decoding it.
+    if (text.size() > 4 * max || code_points(text) > max)
+        return malformed("the explanation is longer than " + std::to_string(max) + " characters");
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) return malformed("the explanation is empty");
+    AttemptResult r;
+    r.status = "recorded";
+    r.score = 0.0;
+    return r;
+}
+
+bool is_question_type(const std::string& type) {
+    return type == "numeric" || type == "choice" || type == "task" || type == "prediction" || type == "explain";
+}
+
 }  // namespace
 
 bool is_close(double answer, double expected, double rtol, double atol) {
@@ -405,21 +447,76 @@ std::vector<json> questions(const json& exercise) {
     std::vector<json> out;
     for (const json& b : exercise.value("blocks", json::array())) {
         const std::string type = b.value("type", "");
-        if (type == "numeric" || type == "choice" || type == "task") out.push_back(b);
+        if (is_question_type(type)) out.push_back(b);
     }
     return out;
 }
 
 const json& find_question(const json& exercise, const std::string& id) {
     for (const json& b : exercise.at("blocks"))
-        if (b.value("id", "") == id && (b.value("type", "") == "numeric" || b.value("type", "") == "choice" ||
-                                        b.value("type", "") == "task"))
+        if (b.value("id", "") == id && is_question_type(b.value("type", "")))
             return b;
     throw InvalidArgument("unknown_question", "exercise '" + exercise.value("id", "?") + "' has no question '" + id + "'",
                           {{"question", id}});
 }
 
-double question_points(const json& q) { return q.value("points", 1.0); }
+double question_points(const json& q) { return q.value("type", "") == "explain" ? 0.0 : q.value("points", 1.0); }
+
+int max_attempts(const json& q) {
+    const int dflt = q.value("type", "") == "prediction" ? 1 : 0;
+    const int n = q.value("max_attempts", dflt);
+    return n > 0 ? n : 0;
+}
+
+double attempt_credit(const json& q, int attempt) {
+    const int limit = max_attempts(q);
+    if (attempt < 1 || (limit > 0 && attempt > limit)) return 0.0;
+    if (!q.contains("credit")) return 1.0;
+    const json& c = q["credit"];
+    if (!c.is_array() || c.empty()) throw exercise_error("'" + q.value("id", "?") + "': credit must be a list of numbers 0…1");
+    const json& v = c[std::min<std::size_t>(static_cast<std::size_t>(attempt), c.size()) - 1];
+    if (!v.is_number() || !(v.get<double>() >= 0.0 && v.get<double>() <= 1.0))
+        throw exercise_error("'" + q.value("id", "?") + "': credit must be a list of numbers 0…1");
+    return v.get<double>();
+}
+
+json attempt_status(const json& q, int made) {
+    const int limit = max_attempts(q);
+    return {{"made", made},
+            {"maxAttempts", limit > 0 ? json(limit) : json(nullptr)},
+            {"left", limit > 0 ? json(std::max(0, limit - made)) : json(nullptr)},
+            {"nextCredit", attempt_credit(q, made + 1)}};
+}
+
+std::vector<std::string> option_order(const json& q, std::uint32_t seed) {
+    std::vector<std::string> ids;
+    if (!q.contains("options") || !q["options"].is_array()) return ids;
+    std::vector<std::size_t> movable;  // positions of the options that may move
+    for (std::size_t i = 0; i < q["options"].size(); ++i) {
+        const json& o = q["options"][i];
+        ids.push_back(o.at("id").get<std::string>());
+        if (!o.value("fixed", false)) movable.push_back(i);
+    }
+    if (q.value("type", "") != "choice" || !q.value("shuffle", true)) return ids;
+    // Fisher–Yates over the movable positions, from (seed, question id).
+    Rng rng(mix_seed(seed, hash_string("options\x1f" + q.value("id", ""))));
+    std::vector<std::string> out = ids;
+    std::vector<std::string> pool;
+    for (std::size_t i : movable) pool.push_back(ids[i]);
+    for (std::size_t i = pool.size(); i > 1; --i) {
+        const std::size_t j = static_cast<std::size_t>(rng.next_u64() % i);
+        std::swap(pool[i - 1], pool[j]);
+    }
+    for (std::size_t k = 0; k < movable.size(); ++k) out[movable[k]] = pool[k];
+    return out;
+}
+
+json option_orders(const json& exercise, std::uint32_t seed) {
+    json out = json::object();
+    for (const json& q : questions(exercise))
+        if (q.contains("options")) out[q.value("id", "")] = option_order(q, seed);
+    return out;
+}
 
 AttemptResult check_attempt(const json& question, const json& answer, const json& variant, const json& lab,
                             const std::string& lang) {
@@ -427,6 +524,8 @@ AttemptResult check_attempt(const json& question, const json& answer, const json
     if (type == "numeric") return check_numeric(question, answer, variant, lab, lang);
     if (type == "choice") return check_choice(question, answer, variant, lab, lang);
     if (type == "task") return check_task(question, answer, variant, lab, lang);
+    if (type == "prediction") return check_prediction(question, answer);
+    if (type == "explain") return check_explain(question, answer);
     throw exercise_error("'" + question.value("id", "?") + "' is not a question (type '" + type + "')");
 }
 
@@ -443,7 +542,8 @@ QuestionGrade grade_question(const json& question, const std::vector<Attempt>& a
     QuestionGrade g;
     g.id = question.value("id", "");
     g.max = question_points(question);
-    const int limit = question.value("max_attempts", 0);  // 0: no limit
+    const std::string type = question.value("type", "");
+    const int limit = max_attempts(question);  // 0: no limit
     double best = 0.0;
     int wrong = 0;
     for (const Attempt& a : attempts) {
@@ -454,10 +554,14 @@ QuestionGrade grade_question(const json& question, const std::vector<Attempt>& a
             continue;
         }
         ++g.attempts;
-        best = std::max(best, r.score);
-        if (r.status == "correct") g.solved = true;
+        // Attempt k earns at most credit_k of its score (attempt_credit).
+        best = std::max(best, r.score * attempt_credit(question, g.attempts));
+        if (r.status == "correct" || r.status == "recorded") g.solved = true;
         else if (!g.solved) ++wrong;
+        if (type == "explain" || (type == "prediction" && !g.response)) g.response = a.answer;
     }
+    // An explanation is optional: nothing to solve, it never holds up completion.
+    if (type == "explain") g.solved = true;
     g.points = best * g.max;
     g.hints_unlocked = static_cast<int>(unlocked_hints(question, wrong).size());
     return g;
@@ -485,13 +589,17 @@ json grade_exercise(const json& exercise, std::uint32_t seed, const json& attemp
         const QuestionGrade g = grade_question(q, by_question[q.value("id", "")], variant);
         points += g.points;
         max += g.max;
-        out["questions"].push_back({{"id", g.id},
-                                    {"points", g.points},
-                                    {"max", g.max},
-                                    {"attempts", g.attempts},
-                                    {"ignored", g.ignored},
-                                    {"solved", g.solved},
-                                    {"hintsUnlocked", g.hints_unlocked}});
+        json row = {{"id", g.id},
+                    {"type", q.value("type", "")},
+                    {"points", g.points},
+                    {"max", g.max},
+                    {"attempts", g.attempts},
+                    {"ignored", g.ignored},
+                    {"solved", g.solved},
+                    {"hintsUnlocked", g.hints_unlocked}};
+        if (q.value("type", "") == "choice") row["order"] = option_order(q, seed);
+        if (g.response) row["response"] = *g.response;
+        out["questions"].push_back(std::move(row));
     }
     out["points"] = points;
     out["max"] = max;

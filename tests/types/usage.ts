@@ -13,6 +13,12 @@ export function useLab(lab: PositionLab): number {
   const rope = lab.ropeCheck({ m: 3, n: 1, shift: 10 });
   const mean: number = r.outputMean.data[0] + lab.alibiBias({ length: 4, heads: 8 }).slopes[0] + (enc.wavelengths?.data[0] ?? 0);
   const grade: AttemptResult = lab.checkAttempt({ exercise: {}, question: 'q', answer: ['0.670'] });
+  const explained: AttemptResult = lab.checkAttempt({ exercise: {}, question: 'why', answer: 'because' });
+  const order: string[] = lab.variant({ exercise: {}, learner: 'a' }).optionOrders['q'] ?? [];
+  const cost = lab.attemptStatus({ exercise: {}, question: 'q', made: 1 });
+  const left: number = (cost.left ?? 0) + cost.nextCredit + (explained.status === 'recorded' ? 1 : 0) + order.length;
+  const graded = lab.gradeExercise({ exercise: {}, seed: 1, attempts: [] }).questions[0];
+  const shown: string[] = graded?.order ?? [];
   const run = new lab.ExtrapolationRun({ scheme: 'rope', steps: 10 });
   const progress = run.step(5);
   run.delete();
@@ -23,5 +29,5 @@ export function useLab(lab: PositionLab): number {
     if (err.code === 'empty_text') return err.params['limit'] === undefined ? 0 : 1;
   }
   return first + heads + steps.weights.data[0] + check.maxAbsDiff + enc.encoding.shape[1] + rope.diff +
-    grade.score + mean + progress.loss.length + lab.limits.maxTokens + lab.wasmMemoryBytes();
+    grade.score + left + shown.length + mean + progress.loss.length + lab.limits.maxTokens + lab.wasmMemoryBytes();
 }

@@ -8,7 +8,7 @@ import { load } from 'js-yaml';
 import { validate } from './schema-check.mjs';
 
 const WIDGETS = new Set(['tokens', 'outputs', 'attention', 'attention-lines', 'vectors', 'pe-table', 'clocks', 'pe-rows', 'combine', 'superposition', 'swaps', 'wall', 'rope', 'alibi', 'compare', 'extrapolate']);
-const QUESTIONS = new Set(['numeric', 'choice', 'task']);
+const QUESTIONS = new Set(['numeric', 'choice', 'task', 'prediction', 'explain']);
 
 export function isWidget(block) {
   return WIDGETS.has(block.type);
@@ -45,8 +45,23 @@ export function crossCheck(ex) {
         if (head !== 'lab' && !typeOfId(head)) problems.push(`${at}.condition.check.free.${key}: "${head}" is neither lab nor the id of a widget in this file`);
       }
     }
+    if (b.credit) {
+      b.credit.forEach((c, j) => {
+        if (j > 0 && c > b.credit[j - 1]) problems.push(`${at}.credit[${j}]: ${c} is more than the attempt before (${b.credit[j - 1]}); credit never increases`);
+      });
+      if (b.max_attempts && b.credit.length > b.max_attempts) problems.push(`${at}.credit: ${b.credit.length} entries for max_attempts ${b.max_attempts}; the entries past it would never apply`);
+    }
+    if (b.type === 'prediction') {
+      const optionIds = b.options.map((o) => o.id);
+      if (new Set(optionIds).size !== optionIds.length) problems.push(`${at}.options: option ids must be unique`);
+    }
     if (b.type === 'choice') {
       const optionIds = b.options.map((o) => o.id);
+      // A single choice that allows as many attempts as it has options is sure to be solved by clicking through.
+      if (!b.multiple && b.options.length - (b.max_attempts ?? Infinity) < 1) {
+        problems.push(`${at}.max_attempts: a single choice with ${b.options.length} options needs max_attempts below ${b.options.length} (has ${b.max_attempts ?? 'no limit'}), or clicking through every option is sure to be right`);
+      }
+      if (b.options.every((o) => o.fixed)) problems.push(`${at}.options: every option is fixed; leave at least two free to shuffle`);
       if (new Set(optionIds).size !== optionIds.length) problems.push(`${at}.options: option ids must be unique`);
       if (!!b.answer === !!b.answer_from) problems.push(`${at}: needs exactly one of answer, answer_from`);
       for (const a of b.answer ?? []) {
@@ -72,8 +87,13 @@ export function crossCheck(ex) {
         if (a === c) problems.push(`${at}.swaps[${j}]: a swap needs two different positions, got [${a}, ${c}]`);
       });
     }
-    if (b.type === 'extrapolate' && b.prediction && typeOfId(b.prediction) !== 'choice') {
-      problems.push(`${at}.prediction: "${b.prediction}" is not the id of a choice question in this file`);
+    if (b.type === 'extrapolate' && b.prediction) {
+      const p = ids.has(b.prediction) ? ex.blocks[ids.get(b.prediction)] : null;
+      if (p?.type !== 'prediction') problems.push(`${at}.prediction: "${b.prediction}" is not the id of a prediction question in this file`);
+      else {
+        const missing = (b.schemes ?? ['learned', 'sinusoidal', 'rope', 'alibi', 'none']).filter((sc) => !p.options.some((o) => o.id === sc));
+        if (missing.length) problems.push(`${at}.prediction: its options must be the schemes trained (option ids ${missing.join(', ')} are missing), so that every scheme can be predicted`);
+      }
     }
     if (b.type === 'vectors' && b.labels.length !== b.vectors.length) {
       problems.push(`${at}.labels: ${b.labels.length} labels for ${b.vectors.length} vectors`);

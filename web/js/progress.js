@@ -153,11 +153,17 @@ export function createProgress({ storage = defaultStorage(), now = () => new Dat
     isCorrect(ex, question) {
       return !!data[ex]?.questions[question]?.correct;
     },
+    // The answers checked for a question (without a learner id), oldest first.
+    answers(ex, question) {
+      const list = data[ex]?.questions?.[question]?.attempts;
+      return Array.isArray(list) ? list.map((a) => a?.answer) : [];
+    },
     // 'not_started' | 'in_progress' | 'done'
     status(exercise) {
       const e = data[exercise.id];
       if (!e) return 'not_started';
-      const ids = exercise.blocks.filter((b) => ['numeric', 'choice', 'task'].includes(b.type)).map((b) => b.id);
+      // A prediction counts once recorded; an explanation is optional.
+      const ids = exercise.blocks.filter((b) => ['numeric', 'choice', 'task', 'prediction'].includes(b.type)).map((b) => b.id);
       if (ids.length && ids.every((id) => e.questions[id]?.correct)) return 'done';
       return e.visited || Object.keys(e.questions).length ? 'in_progress' : 'not_started';
     },
@@ -180,6 +186,7 @@ export function pageProgress() {
 export const visit = (ex) => pageProgress().visit(ex);
 export const record = (ex, question, attempt, options) => pageProgress().record(ex, question, attempt, options);
 export const isCorrect = (ex, question) => pageProgress().isCorrect(ex, question);
+export const answers = (ex, question) => pageProgress().answers(ex, question);
 export const status = (exercise) => pageProgress().status(exercise);
 export const reset = () => pageProgress().reset();
 export const warnings = () => pageProgress().warnings;

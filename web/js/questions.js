@@ -76,10 +76,42 @@ function attemptsLine(n) {
   return h('p', { class: 'attempts' }, t('q.attempts', { n }));
 }
 
+// What the next attempt costs, by the core's rule (attemptStatus: the file's
+// max_attempts and credit list): shown under the form before every attempt.
+// Returns {left, nextCredit} (left null: no limit), or null when attempts are free.
+async function attemptStatus(ctx, block, made) {
+  if (!block.max_attempts && !block.credit) return null;
+  return ctx.core.call('attemptStatus', { exercise: ctx.data, question: block.id, made });
+}
+
+function costText(status) {
+  const pct = Math.round(status.nextCredit * 100);
+  if (status.left === 0) return t('q.no_attempts_left', { max: status.maxAttempts });
+  const left = status.left === null ? '' : t(status.left === 1 ? 'q.attempts_left_one' : 'q.attempts_left', { n: status.left });
+  return `${left}${t('q.next_credit', { pct })}`;
+}
+
+// The line under a question's form; disables the form once no attempt is left.
+async function showCost(ctx, block, made, line, form, solved) {
+  let status = null;
+  try {
+    status = await attemptStatus(ctx, block, made);
+  } catch {
+    status = null;
+  }
+  line.hidden = !status || solved;
+  if (status && !solved) line.textContent = costText(status);
+  const over = !!status && status.left === 0 && !solved;
+  for (const el of form.querySelectorAll('input, button, textarea')) el.disabled = over;
+  line.classList.toggle('over', over);
+  return status;
+}
+
 export function numeric(block, ctx) {
   const { el, feedback, setDone } = shell(block, ctx, 'numeric');
-  let attempts = 0;
+  let attempts = ctx.attemptsMade?.(block.id) ?? 0;
   let wrong = 0;
+  let solved = ctx.solved?.(block.id) || progress.isCorrect(ctx.exercise.id, block.id);
   const inputs = block.fields.map((f, i) => {
     const id = `${block.id}-f${i}`;
     const input = h('input', { id, type: 'text', inputmode: 'decimal', autocomplete: 'off', spellcheck: 'false', class: 'answer', 'data-field': i, 'aria-label': texToText(fill(f.label, ctx.variant)) });
@@ -91,7 +123,9 @@ export function numeric(block, ctx) {
   inputs.forEach((x) => x.input.addEventListener('input', () => ctx.draft?.(block.id, inputs.map((y) => y.input.value))));
   const button = h('button', { type: 'submit' }, t('q.check'));
   const form = h('form', { class: 'answer-form', novalidate: true }, h('div', { class: 'fields' }, ...inputs.map((x) => x.wrap)), button);
-  el.append(form, feedback);
+  const cost = h('p', { class: 'attempt-cost', hidden: true });
+  el.append(form, cost, feedback);
+  showCost(ctx, block, attempts, cost, form, solved);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const values = inputs.map((x) => x.input.value);
@@ -121,6 +155,8 @@ export function numeric(block, ctx) {
     }
     attempts += 1;
     const notSaved = recordAttempt(ctx, block, values, g.status === 'correct');
+    solved ||= g.status === 'correct';
+    await showCost(ctx, block, attempts, cost, form, solved);
     if (g.status === 'correct') {
       setDone(true);
       show(feedback, 'correct', h('p', {}, t('q.correct')), block.explain ? h('div', { html: richBlock(pick(block.explain)) }) : null, attemptsLine(attempts), notSavedLine(notSaved));
@@ -143,13 +179,18 @@ export function numeric(block, ctx) {
 
 export function choice(block, ctx) {
   const { el, feedback, setDone } = shell(block, ctx, 'choice');
-  let attempts = 0;
+  let attempts = ctx.attemptsMade?.(block.id) ?? 0;
   let wrong = 0;
+  let solved = ctx.solved?.(block.id) || progress.isCorrect(ctx.exercise.id, block.id);
   const kind = block.multiple ? 'checkbox' : 'radio';
-  const options = block.options.map((o) => {
+  // Shown in this learner's order (the core's, from the variant seed); `index`
+  // is the option's place in the file, which the core's parts[] follow.
+  const order = ctx.optionOrder?.(block.id);
+  const inOrder = Array.isArray(order) && order.length === block.options.length ? order.map((id) => block.options.find((o) => o.id === id)) : block.options;
+  const options = (inOrder.every(Boolean) ? inOrder : block.options).map((o) => {
     const id = `${block.id}-${o.id}`;
     const input = h('input', { type: kind, name: block.id, id, value: o.id, 'aria-label': richToText(pick(o.label)) });
-    return { o, input, wrap: h('div', { class: 'option' }, input, h('label', { for: id, html: richInline(pick(o.label)) })) };
+    return { o, index: block.options.indexOf(o), input, wrap: h('div', { class: 'option', 'data-option': o.id }, input, h('label', { for: id, html: richInline(pick(o.label)) })) };
   });
   const chosenBefore = ctx.restored?.(block.id);
   if (Array.isArray(chosenBefore)) options.forEach((x) => (x.input.checked = chosenBefore.includes(x.o.id)));
@@ -161,7 +202,9 @@ export function choice(block, ctx) {
     h('fieldset', {}, legend, block.multiple ? h('p', { class: 'muted' }, t('q.pick_all')) : null, ...options.map((x) => x.wrap)),
     h('button', { type: 'submit' }, t('q.check')),
   );
-  el.append(form, feedback);
+  const cost = h('p', { class: 'attempt-cost', hidden: true });
+  el.append(form, cost, feedback);
+  showCost(ctx, block, attempts, cost, form, solved);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const selected = options.filter((x) => x.input.checked).map((x) => x.o.id);
@@ -178,14 +221,17 @@ export function choice(block, ctx) {
     }
     attempts += 1;
     const notSaved = recordAttempt(ctx, block, selected, g.status === 'correct');
-    // parts[i]: whether option i is chosen as it should be (the core knows the answer).
+    solved ||= g.status === 'correct';
+    await showCost(ctx, block, attempts, cost, form, solved);
+    // parts[i]: whether the file's option i is chosen as it should be (the core knows the answer).
     const wrongChosen = [];
     const missed = [];
-    options.forEach((x, i) => {
+    options.forEach((x) => {
       const chosen = x.input.checked;
-      if (chosen && !g.parts[i]) wrongChosen.push(x.o.id);
-      if (!chosen && !g.parts[i]) missed.push(x.o.id);
-      x.wrap.dataset.state = chosen ? (g.parts[i] ? 'ok' : 'wrong') : '';
+      const ok = g.parts[x.index];
+      if (chosen && !ok) wrongChosen.push(x.o.id);
+      if (!chosen && !ok) missed.push(x.o.id);
+      x.wrap.dataset.state = chosen ? (ok ? 'ok' : 'wrong') : '';
     });
     g.correct = g.status === 'correct';
     g.wrongChosen = wrongChosen;
@@ -266,4 +312,111 @@ export function task(block, ctx) {
       render();
     },
   };
+}
+
+// A prediction: one option, recorded once and never marked right or wrong
+// (the core's status "recorded"). The first recorded prediction is the one
+// that counts (max_attempts 1); a widget (e.g. extrapolate) compares it with
+// what a run measured.
+export function prediction(block, ctx) {
+  const { el, feedback, setDone } = shell(block, ctx, 'prediction');
+  const options = block.options.map((o) => {
+    const id = `${block.id}-${o.id}`;
+    const input = h('input', { type: 'radio', name: block.id, id, value: o.id });
+    return { o, input, wrap: h('div', { class: 'option', 'data-option': o.id }, input, h('label', { for: id, html: richInline(pick(o.label)) })) };
+  });
+  const legend = h('legend', { class: 'sr-only' }, richToText(fill(pick(block.prompt), ctx.variant)));
+  const button = h('button', { type: 'submit' }, t('q.predict'));
+  const form = h('form', { class: 'answer-form', novalidate: true }, h('fieldset', {}, legend, ...options.map((x) => x.wrap)), button);
+  el.append(form, feedback);
+  const lock = (answer) => {
+    options.forEach((x) => {
+      x.input.checked = answer.includes(x.o.id);
+      x.input.disabled = true;
+    });
+    button.disabled = true;
+    const label = block.options.find((o) => o.id === answer[0])?.label;
+    show(feedback, 'recorded', h('p', { class: 'prediction-recorded', 'data-prediction': answer[0] ?? '' }, t('q.prediction_recorded', { choice: label ? richToText(pick(label)) : '' })), block.explain ? h('div', { html: richBlock(pick(block.explain)) }) : null);
+    setDone(true);
+  };
+  const first = ctx.firstAnswer?.(block.id);
+  if (Array.isArray(first) && typeof first[0] === 'string' && block.options.some((o) => o.id === first[0])) lock(first);
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const selected = options.filter((x) => x.input.checked).map((x) => x.o.id);
+    if (!selected.length) {
+      show(feedback, 'malformed', h('p', {}, t('q.choose_first')), h('p', { class: 'muted' }, t('q.no_attempt')));
+      return;
+    }
+    let g;
+    try {
+      g = await coreCheck(ctx, block, selected);
+    } catch (err) {
+      show(feedback, 'error', errorBox(err));
+      return;
+    }
+    if (g.status !== 'recorded') {
+      show(feedback, 'malformed', h('p', {}, t('q.choose_first')));
+      return;
+    }
+    recordAttempt(ctx, block, selected, true);
+    lock(selected);
+    ctx.onProgress();
+  });
+  return { el };
+}
+
+// A free-text explanation: saved with the submission for the instructor
+// (an attempt, and a draft while typing), never scored. Length is capped by
+// the file's max_length (default 2000 characters), checked by the core too.
+export const EXPLAIN_MAX = 2000;
+export function explain(block, ctx) {
+  const feedback = h('div', { class: 'feedback', role: 'status', 'aria-live': 'polite' });
+  const max = Math.min(block.max_length ?? EXPLAIN_MAX, 5000);
+  const id = `${block.id}-text`;
+  const el = h('section', { class: 'question q-explain', 'data-question': block.id, 'aria-labelledby': `${block.id}-title` });
+  el.append(
+    h('h3', { id: `${block.id}-title`, class: 'q-title' }, h('span', { class: 'q-kind' }, block.heading ? pick(block.heading) : t('q.explain'))),
+    h('div', { class: 'prompt', id: `${block.id}-prompt`, html: richBlock(fill(pick(block.prompt), ctx.variant)) }),
+  );
+  const area = h('textarea', { id, class: 'explain-text', rows: 4, maxlength: max, 'aria-describedby': `${block.id}-prompt ${block.id}-note` });
+  const count = h('span', { class: 'explain-count muted', 'aria-hidden': 'true' });
+  const note = h('p', { class: 'muted', id: `${block.id}-note` }, t('q.explain_note', { max }));
+  const before = ctx.restored?.(block.id) ?? progress.answers(ctx.exercise.id, block.id).at(-1);
+  if (typeof before === 'string') area.value = before.slice(0, max);
+  const length = () => [...area.value].length;
+  const updateCount = () => (count.textContent = t('q.explain_count', { n: length(), max }));
+  updateCount();
+  area.addEventListener('input', () => {
+    updateCount();
+    ctx.draft?.(block.id, area.value);
+  });
+  const form = h('form', { class: 'answer-form explain-form', novalidate: true }, h('label', { for: id, class: 'sr-only' }, t('q.explain_label')), area, h('div', { class: 'inline' }, h('button', { type: 'submit' }, t('q.explain_save')), count), note);
+  el.append(form, feedback);
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const text = area.value;
+    if (!text.trim()) {
+      show(feedback, 'malformed', h('p', {}, t('q.explain_empty')));
+      return;
+    }
+    if (length() > max) {
+      show(feedback, 'malformed', h('p', {}, t('q.explain_too_long', { n: length(), max })));
+      return;
+    }
+    let g;
+    try {
+      g = await coreCheck(ctx, block, text);
+    } catch (err) {
+      show(feedback, 'error', errorBox(err));
+      return;
+    }
+    if (g.status !== 'recorded') {
+      show(feedback, 'malformed', h('p', {}, t('q.explain_rejected', { max })));
+      return;
+    }
+    recordAttempt(ctx, block, text, false);
+    show(feedback, 'recorded', h('p', {}, t(ctx.learnerId?.() ? 'q.explain_saved' : 'q.explain_saved_practice')));
+  });
+  return { el };
 }

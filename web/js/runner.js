@@ -115,7 +115,11 @@ export async function renderExercise(root, exercise, app) {
   let graded = null;
   if (app.learner?.id && app.grading) graded = await app.grading.open(exerciseData(exercise));
   // Without a learner id, practice on the variant of the empty id (the same for everyone).
-  const variant = graded?.variant ?? (exercise.variants ? (await app.core.call('variant', { exercise: exerciseData(exercise), learner: '' })).variant : {});
+  // The options' order is the core's too, from the same seed (the empty id's without a learner).
+  const hasChoice = exercise.blocks.some((b) => b.type === 'choice');
+  const practice = !graded && (exercise.variants || hasChoice) ? await app.core.call('variant', { exercise: exerciseData(exercise), learner: '' }) : null;
+  const variant = graded?.variant ?? practice?.variant ?? {};
+  const optionOrders = graded?.optionOrders ?? practice?.optionOrders ?? {};
   const index = app.exercises.indexOf(exercise);
   const widgets = new Map();
   const touched = new Set();
@@ -134,6 +138,13 @@ export async function renderExercise(root, exercise, app) {
       if (graded.drafts?.[questionId] !== undefined) return graded.drafts[questionId];
       return graded.attempts?.filter((a) => a.question === questionId).at(-1)?.answer;
     },
+    learnerId: () => (graded ? app.learner?.id : undefined),
+    // The option ids in the order this learner sees them (the core's option_order).
+    optionOrder: (questionId) => optionOrders[questionId],
+    // Counted attempts so far (the core's grade with a learner id, the kept answers without).
+    attemptsMade: (questionId) => (graded ? (graded.grade?.questions?.find((q) => q.id === questionId)?.attempts ?? 0) : progress.answers(exercise.id, questionId).length),
+    // The first answer checked (a prediction is its first answer).
+    firstAnswer: (questionId) => (graded ? graded.grade?.questions?.find((q) => q.id === questionId)?.response : progress.answers(exercise.id, questionId)[0]),
     solved: (questionId) => !!graded?.grade?.questions?.find((q) => q.id === questionId)?.solved,
     draft: (questionId, answer) => graded && app.grading.draft(ctx.data, questionId, answer),
     // check(questionId, answer): the core's verdict, kept by the grading session when there is a learner.

@@ -48,7 +48,10 @@ std::string variant(const std::string& a) {
         const json& ex = field(args, "exercise");
         const std::string hash = g::content_hash(ex);
         const std::uint32_t seed = g::variant_seed(field(args, "learner").get<std::string>(), ex.value("id", ""), hash);
-        return json{{"contentHash", hash}, {"seed", seed}, {"variant", g::make_variant(ex, seed)}};
+        return json{{"contentHash", hash},
+                    {"seed", seed},
+                    {"variant", g::make_variant(ex, seed)},
+                    {"optionOrders", g::option_orders(ex, seed)}};
     });
 }
 
@@ -72,6 +75,16 @@ std::string grade_exercise(const std::string& a) {
     });
 }
 
+std::string attempt_status(const std::string& a) {
+    return json_guarded(a, [](const json& args) {
+        const json& q = g::find_question(field(args, "exercise"), field(args, "question").get<std::string>());
+        const json& made = field(args, "made");
+        if (!made.is_number_integer() || made.get<long long>() < 0 || made.get<long long>() > 1000000)
+            throw InvalidArgument("bad_attempts", "made must be a whole number of attempts, 0 or more");
+        return g::attempt_status(q, made.get<int>());
+    });
+}
+
 std::string unlocked_hints(const std::string& a) {
     return json_guarded(a, [](const json& args) {
         const json& q = g::find_question(field(args, "exercise"), field(args, "question").get<std::string>());
@@ -90,4 +103,5 @@ EMSCRIPTEN_BINDINGS(poslab_grading) {
     emscripten::function("json_checkAttempt", &check_attempt);
     emscripten::function("json_gradeExercise", &grade_exercise);
     emscripten::function("json_unlockedHints", &unlocked_hints);
+    emscripten::function("json_attemptStatus", &attempt_status);
 }

@@ -166,8 +166,9 @@ export type Text = { ja: string; en: string };
 export interface CheckAttemptOptions {
   exercise: Exercise;
   question: string;
-  /** numeric: strings as typed; choice: option ids; task: the lab settings it was solved with. */
-  answer: string[] | Record<string, unknown>;
+  /** numeric: strings as typed; choice: option ids; task: the lab settings it was solved with;
+   *  prediction: [one option id]; explain: the text (at most max_length, default 2000, characters). */
+  answer: string[] | string | Record<string, unknown>;
   /** From variant(). */
   variant?: Record<string, unknown>;
   /**
@@ -181,7 +182,8 @@ export interface CheckAttemptOptions {
 }
 
 export interface AttemptResult {
-  status: 'correct' | 'partial' | 'incorrect' | 'malformed';
+  /** recorded: a prediction (score 1) or an explanation (score 0), never right or wrong. */
+  status: 'correct' | 'partial' | 'incorrect' | 'malformed' | 'recorded';
   /** 0…1 */
   score: number;
   /** Per field (numeric), per option (choice), or [ok] (task). */
@@ -205,7 +207,34 @@ export interface Attempt {
 export interface ExerciseGrade {
   points: number;
   max: number;
-  questions: { id: string; points: number; max: number; attempts: number; ignored: number; solved: boolean; hintsUnlocked: number }[];
+  questions: {
+    id: string;
+    type: 'numeric' | 'choice' | 'task' | 'prediction' | 'explain';
+    /** Best over the counted attempts of score × credit (the file's `credit` list) × the question's points. */
+    points: number;
+    max: number;
+    attempts: number;
+    /** Attempts past max_attempts (kept, not counted). */
+    ignored: number;
+    /** Right (a prediction: recorded; an explanation is optional, so always true). */
+    solved: boolean;
+    hintsUnlocked: number;
+    /** choice: the option ids in the order this learner saw them. */
+    order?: string[];
+    /** prediction: the first prediction; explain: the last text saved. */
+    response?: unknown;
+  }[];
+}
+
+/** What the next attempt at a question costs, after `made` counted ones. */
+export interface AttemptStatus {
+  made: number;
+  /** null: no limit. */
+  maxAttempts: number | null;
+  /** null: no limit. */
+  left: number | null;
+  /** The fraction of its score the next attempt can earn (0 when none is left). */
+  nextCredit: number;
 }
 
 /** The add-vs-concatenate experiment (callCore only): random N(0, 1) vectors per width. */
@@ -268,7 +297,11 @@ export interface PositionLab extends PositionLabTraining, PositionLabBench {
   callCore(options: { call: string; args?: unknown }): unknown;
   contentHash(options: { exercise: Exercise }): string;
   /** seed = 32-bit hash of (learner, exercise id, content hash); variant drawn from it. */
-  variant(options: { exercise: Exercise; learner: string }): { contentHash: string; seed: number; variant: Record<string, unknown> };
+  /** optionOrders: per choice (and prediction) question, its option ids in the order this learner sees them
+   *  (drawn from the seed and the question id; options with `fixed: true` keep their place). */
+  variant(options: { exercise: Exercise; learner: string }): { contentHash: string; seed: number; variant: Record<string, unknown>; optionOrders: Record<string, string[]> };
+  /** The file's max_attempts and credit rule, for the page to show before an attempt. */
+  attemptStatus(options: { exercise: Exercise; question: string; made: number }): AttemptStatus;
   checkAttempt(options: CheckAttemptOptions): AttemptResult;
   gradeExercise(options: { exercise: Exercise; seed: number; attempts: Attempt[] }): ExerciseGrade;
   unlockedHints(options: { exercise: Exercise; question: string; wrong: number }): Text[];

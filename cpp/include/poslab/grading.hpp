@@ -41,6 +41,17 @@ std::uint32_t variant_seed(const std::string& learner, const std::string& exerci
 //   {kind: vector, length, min, max, step} · {kind: permutation, length}
 json make_variant(const json& exercise, std::uint32_t seed);
 
+// The order a choice question's options are shown in for this seed: the
+// option ids, a permutation of the file's, drawn from (seed, question id) so
+// each question is shuffled on its own. Options with `fixed: true` keep their
+// place in the file ("none of the above" last); `shuffle: false` keeps the
+// file's order. Other question types keep the file's order. Grading never
+// depends on it (answers are option ids); the page shows it, and `poslab
+// grade` reports it.
+std::vector<std::string> option_order(const json& question, std::uint32_t seed);
+// {question id: [option ids]} for every choice and prediction question.
+json option_orders(const json& exercise, std::uint32_t seed);
+
 // Replaces "$name" strings in args by the variant's value, else the lab
 // state's (the page's current sentence, D, scheme…); {ja, en} objects by the
 // language's text. Unknown names throw.
@@ -52,10 +63,23 @@ double expected_number(const json& expect, const json& variant, const json& lab,
 // Every question (numeric, choice, task block) of an exercise, in order.
 std::vector<json> questions(const json& exercise);
 const json& find_question(const json& exercise, const std::string& question_id);
-double question_points(const json& question);  // `points`, default 1
+double question_points(const json& question);  // `points`, default 1 (explain: always 0)
+
+// What repeated attempts cost. `max_attempts` (default: none; a prediction: 1)
+// bounds the attempts that count; `credit: [c1, c2, …]` (each 0…1) caps what
+// the k-th counted attempt can earn at c_k of its score (the last entry for
+// every later attempt; no list: 1 for each). A question's score is the best
+// over its counted attempts of score × credit, as PrairieLearn's exam
+// questions do with their points list.
+int max_attempts(const json& question);                      // 0: no limit
+double attempt_credit(const json& question, int attempt);    // attempt: 1-based; 0 past max_attempts
+// What the page shows before the next attempt, after `made` counted ones:
+// {made, maxAttempts (null: no limit), left (null: no limit), nextCredit}.
+json attempt_status(const json& question, int made);
 
 struct AttemptResult {
-    std::string status;            // "correct", "partial", "incorrect" or "malformed"
+    std::string status;            // "correct", "partial", "incorrect", "malformed", or "recorded"
+                                   // (prediction and explain: kept, never right or wrong)
     double score = 0.0;            // 0…1
     std::vector<bool> parts;       // per field (numeric) or per option (choice)
     std::optional<json> feedback;  // {ja, en} of a matched known mistake, or of the wrong choice
@@ -67,7 +91,9 @@ struct AttemptResult {
 // choice → array of option ids (the right ones from `answer`, or computed by
 // the core: `answer_from: {swaps_changing: {token, args}}` — the options
 // "sA-B" whose swap changes token T's output); task → the options the student
-// set (an object), merged over the task's fixed args and re-run.
+// set (an object), merged over the task's fixed args and re-run; prediction →
+// one option id (recorded; score 1: the credit is for predicting); explain →
+// the text (recorded; score 0: read by the instructor, never scored).
 AttemptResult check_attempt(const json& question, const json& answer, const json& variant, const json& lab,
                             const std::string& lang = "ja");
 
@@ -82,16 +108,19 @@ struct QuestionGrade {
     double points = 0.0, max = 0.0;
     int attempts = 0;        // counted (malformed ones are not)
     int ignored = 0;         // past max_attempts
-    bool solved = false;
+    bool solved = false;     // right (or a prediction recorded); explain: always (it is optional)
     int hints_unlocked = 0;  // hints whose `after` wrong attempts have been made
+    std::optional<json> response;  // prediction: the (first) prediction; explain: the last text
 };
 
-// Best score over the counted attempts (at most max_attempts of them).
+// Best score × credit over the counted attempts (at most max_attempts of them).
 QuestionGrade grade_question(const json& question, const std::vector<Attempt>& attempts, const json& variant);
 
 // One exercise's attempts, as a submission stores them: [{question, answer,
 // lab?, lang?, time?}, …] in the order made. Returns {points, max, questions:
-// [{id, points, max, attempts, ignored, solved, hintsUnlocked}]}; a question
+// [{id, type, points, max, attempts, ignored, solved, hintsUnlocked, order?
+// (choice: the options as this learner saw them), response? (prediction,
+// explain: what the learner wrote or chose)}]}; a question
 // nobody attempted scores 0 of its points. An attempt naming no question of
 // the exercise throws.
 json grade_exercise(const json& exercise, std::uint32_t seed, const json& attempts);

@@ -77,13 +77,13 @@ export function createGradingSession({ core, store, learner, bridge }) {
     const hints = {};
     for (const q of g.questions) hints[q.id] = await hintsFor(o, q);
     const record = store.record(o.ref);
-    return { contentHash: o.ref.contentHash, seed: o.seed, variant: o.variant, grade: g, hints, attempts: record.attempts, drafts: record.drafts, unusable };
+    return { contentHash: o.ref.contentHash, seed: o.seed, variant: o.variant, optionOrders: o.optionOrders, grade: g, hints, attempts: record.attempts, drafts: record.drafts, unusable };
   };
 
   const session = {
     /**
      * Call when an exercise is shown (and again when the learner changes).
-     * Returns {contentHash, seed, variant, grade, hints, attempts, drafts, unusable}:
+     * Returns {contentHash, seed, variant, optionOrders, grade, hints, attempts, drafts, unusable}:
      * what the page needs to restore the exercise as it was left (unusable:
      * how many kept attempts the core could not grade here, left out of grade).
      */
@@ -92,7 +92,7 @@ export function createGradingSession({ core, store, learner, bridge }) {
       const v = await variantFor(core, exercise, id);
       const ref = { learner: id, id: exercise.id, contentHash: v.contentHash };
       store.open({ ...ref, seed: v.seed });
-      const o = { exercise, ref, seed: v.seed, variant: v.variant };
+      const o = { exercise, ref, seed: v.seed, variant: v.variant, optionOrders: v.optionOrders ?? {} };
       opened.set(exercise.id, o);
       bridge?.opened(exercise.id);
       return view(o);

@@ -11,6 +11,7 @@ import { t, pick } from '../i18n.js';
 import { richBlock, richInline } from '../rich.js';
 import { lineplot } from './lineplot.js';
 import { startTraining, activeSession } from '../trainer.js';
+import { rankRun, predictionOutcome, saveRun, loadRun } from './extrap-run.js';
 
 export const SCHEMES = ['learned', 'sinusoidal', 'rope', 'alibi', 'none'];
 const DEFAULT_SEEDS = [1, 2, 3];
@@ -23,13 +24,6 @@ export const STEPS_MAX = 2000; // the core allows 20000; 15 runs of 2000 steps a
 const TRAIN_MAX = 16;
 const TEST_MAX = 48;
 const REDRAW_MS = 200; // the loss curves are redrawn at most this often
-// What the papers report (Press et al. 2022; Kazemnejad et al. 2023): the
-// learned table fails first past its trained length, NoPE goes furthest.
-const EXPECTED_FIRST = 'learned';
-const EXPECTED_FURTHEST = 'none';
-
-// The learner's last prediction per exercise, kept across re-renders.
-const predictions = new Map();
 
 // "1, 2, 3" (also 、 and full-width digits) → { seeds } or { error }.
 export function parseSeeds(text) {
@@ -146,14 +140,20 @@ export function mount(el, block, ctx) {
   seedsInput.addEventListener('change', commit);
   stepsInput.addEventListener('change', commit);
 
-  // ---- the prediction (a choice question of this exercise, asked before training) ----
+  // ---- the prediction (a prediction question of this exercise, asked before training) ----
+  // The recorded prediction (the first one counts), kept up to date as the learner records it.
   const predictionBlock = block.prediction ? ctx.exercise.blocks.find((b) => b.id === block.prediction) : null;
+  const firstPrediction = () => {
+    const a = predictionBlock ? ctx.firstAnswer?.(block.prediction) : null;
+    return Array.isArray(a) && typeof a[0] === 'string' && predictionBlock.options.some((o) => o.id === a[0]) ? a[0] : null;
+  };
+  let predicted = firstPrediction();
   const onAnswered = (e) => {
     if (!el.isConnected) return window.removeEventListener('poslab:answered', onAnswered);
     const d = e.detail;
-    if (d.exercise !== ctx.exercise.id || d.question !== block.prediction) return;
-    const s = activeSession();
-    predictions.set(ctx.exercise.id, { answer: d.answer, beforeRun: !s || s.status !== 'done' });
+    if (d.exercise !== ctx.exercise.id || d.question !== block.prediction || predicted) return;
+    predicted = Array.isArray(d.answer) ? d.answer[0] : null;
+    if (session?.status === 'done') results.replaceChildren(resultsView(session));
   };
   if (predictionBlock) window.addEventListener('poslab:answered', onAnswered);
 
@@ -238,34 +238,54 @@ export function mount(el, block, ctx) {
     return h('div', {}, plot, table, summary(s, byScheme, trainMax));
   }
 
-  // What this run produced, next to what the literature expects. The ranking
-  // uses the mean over seeds of the core's "largest n solved" (display only).
+  // What this run measured, in words computed from its numbers (the mean over
+  // seeds of the core's "largest n solved"; ties named as ties), next to the
+  // learner's prediction and to what the papers report.
   function summary(s, byScheme, trainMax) {
-    const solved = [...byScheme].map(([sc, rs]) => ({ sc, values: rs.map((r) => r.evaluation.solvedUpTo) }));
-    const range = (v) => (Math.min(...v) === Math.max(...v) ? String(v[0]) : `${Math.min(...v)}–${Math.max(...v)}`);
-    const avg = solved.map((x) => mean(x.values));
-    const lo = Math.min(...avg);
-    const hi = Math.max(...avg);
-    const firstFail = solved.filter((_, i) => avg[i] === lo);
-    const furthest = solved.filter((_, i) => avg[i] === hi);
-    const names = (list) => list.map((x) => t('extrap.scheme_solved', { scheme: schemeName(x.sc), range: range(x.values) })).join(t('extrap.list_sep'));
-    const items = [h('li', {}, t('extrap.this_run_first', { list: names(firstFail) })), h('li', {}, t('extrap.this_run_furthest', { list: names(furthest) }))];
-    const has = (sc) => byScheme.has(sc);
-    if (has(EXPECTED_FIRST) && has(EXPECTED_FURTHEST) && solved.length > 2) {
-      const agrees = firstFail.some((x) => x.sc === EXPECTED_FIRST) && furthest.some((x) => x.sc === EXPECTED_FURTHEST);
-      items.push(h('li', { class: agrees ? 'agrees' : 'differs' }, t(agrees ? 'extrap.agrees' : 'extrap.differs')));
+    const { schemes, seeds, steps } = s.options;
+    const rank = rankRun(s.results, schemes);
+    const row = (sc) => rank.rows.find((r) => r.scheme === sc);
+    const solvedText = (sc) => t('extrap.scheme_solved', { scheme: schemeName(sc), values: row(sc).values.join(t('extrap.list_sep')), mean: fmt(row(sc).mean, 1) });
+    const names = (list) => list.map(schemeName).join(t('extrap.list_sep'));
+    const items = [];
+    const verdict = (key, list) => h('li', { class: 'verdict', 'data-furthest': rank.furthest.join(' ') }, t(key, { list }));
+    if (schemes.length === 1) items.push(verdict('extrap.only_one', solvedText(schemes[0])));
+    else if (rank.allTied) items.push(verdict('extrap.all_tied', rank.rows.map((r) => solvedText(r.scheme)).join(t('extrap.list_sep'))));
+    else {
+      items.push(verdict(rank.furthest.length > 1 ? 'extrap.this_run_furthest_tied' : 'extrap.this_run_furthest', rank.furthest.map(solvedText).join(t('extrap.list_sep'))));
+      items.push(h('li', { class: 'first-fail', 'data-first': rank.first.join(' ') }, t(rank.first.length > 1 ? 'extrap.this_run_first_tied' : 'extrap.this_run_first', { list: rank.first.map(solvedText).join(t('extrap.list_sep')) })));
     }
-    const p = predictions.get(ctx.exercise.id);
-    if (p && predictionBlock) {
-      const labels = p.answer.map((a) => predictionBlock.options.find((o) => o.id === a)).filter(Boolean).map((o) => richInline(pick(o.label)));
-      items.push(h('li', { html: `${t(p.beforeRun ? 'extrap.your_prediction' : 'extrap.your_answer')} ${labels.join(', ')}` }));
+    // The prediction, compared with the run (never marked wrong).
+    if (predictionBlock) {
+      if (!predicted) items.push(h('li', { class: 'prediction-vs-run' }, t('extrap.no_prediction')));
+      else {
+        const outcome = predictionOutcome(predicted, rank);
+        const params = { predicted: schemeName(predicted), furthest: names(rank.furthest) };
+        if (outcome !== 'not_trained') params.solved = solvedText(predicted);
+        items.push(h('li', { class: 'prediction-vs-run', 'data-prediction': predicted, 'data-outcome': outcome }, t(`extrap.prediction_${outcome}`, params)));
+      }
     }
+    // What the papers report, and how this run compares (only for the schemes it trained).
+    const papers = [];
+    // With no difference between the schemes, there is nothing to compare with the papers.
+    if (!rank.allTied && byScheme.has('alibi') && (byScheme.has('sinusoidal') || byScheme.has('rope'))) {
+      const others = ['sinusoidal', 'rope'].filter((x) => byScheme.has(x));
+      const beats = others.every((x) => row('alibi').mean > row(x).mean + 1e-9);
+      papers.push(t(beats ? 'extrap.press_agrees' : 'extrap.press_differs', { others: names(others) }));
+    } else papers.push(t('extrap.press'));
+    if (!rank.allTied && byScheme.has('none') && schemes.length > 1) papers.push(t(rank.furthest.includes('none') ? 'extrap.nope_agrees' : 'extrap.nope_differs'));
+    else papers.push(t('extrap.nope'));
+    items.push(h('li', { class: 'papers' }, papers.join(t('extrap.sentence_sep'))));
+    // Runs that did not even solve every trained length: too few steps to learn the task.
+    const unlearned = schemes.filter((sc) => byScheme.get(sc).some((r) => r.evaluation.solvedUpTo < trainMax));
+    const why = [t(seeds.length === 1 ? 'extrap.why_differ_one' : 'extrap.why_differ', { steps, seeds: seeds.length, trainMax })];
+    if (unlearned.length) why.push(t('extrap.not_learned', { list: names(unlearned), trainMax, steps }));
+    items.push(h('li', { class: 'why-differ' }, why.join(t('extrap.sentence_sep'))));
     return h(
       'section',
       { class: 'extrap-summary', 'aria-labelledby': `${id}-summary-title` },
       h('h3', { id: `${id}-summary-title` }, t('extrap.summary_title')),
       h('ul', {}, ...items),
-      h('p', { class: 'muted' }, t('extrap.seeds_vary', { trainMax })),
       block.after ? h('div', { class: 'text', html: richBlock(pick(block.after)) }) : null,
     );
   }
@@ -306,13 +326,18 @@ export function mount(el, block, ctx) {
     w.error = null;
     if (s.status === 'cancelling') outcome.textContent = t('extrap.cancelling');
     else if (s.status === 'cancelled') outcome.textContent = t('extrap.cancelled', { step: p.step, steps: p.steps, scheme: schemeName(p.scheme), seed: p.seed, run: p.run + 1, runs: p.runs });
+    else if (s.status === 'done' && s.restored) outcome.textContent = t('extrap.restored', { runs: s.runs.length, seconds: fmt(s.seconds, 1), mode: t(`extrap.mode_${s.mode}`) });
     else if (s.status === 'done') outcome.textContent = t('extrap.done', { runs: s.runs.length, seconds: fmt(s.seconds, 1), mode: t(`extrap.mode_${s.mode}`) });
     else if (s.status === 'running' && force) outcome.textContent = t('extrap.started', { runs: s.runs.length, mode: t(`extrap.mode_${s.mode ?? 'worker'}`) });
     // Curves: redrawn at most every REDRAW_MS while training, always at the end.
     clearTimeout(drawTimer);
     if (!running || force || performance.now() - lastDraw >= REDRAW_MS) drawLosses(s);
     else drawTimer = setTimeout(() => el.isConnected && drawLosses(session), REDRAW_MS);
-    if (s.status === 'done') results.replaceChildren(resultsView(s));
+    if (s.status === 'done') {
+      // Kept for this tab, so leaving the exercise and coming back shows it again.
+      if (!s.restored && !s.saved) s.saved = saveRun(ctx.exercise.id, s);
+      results.replaceChildren(resultsView(s));
+    }
     else if (s.status === 'cancelled') results.replaceChildren(h('p', { class: 'muted' }, t('extrap.cancelled_note')));
     else if (running) results.replaceChildren(h('p', { class: 'muted' }, t('extrap.results_after')));
     ctx.changed(id, false);
@@ -335,9 +360,23 @@ export function mount(el, block, ctx) {
   });
   cancelButton.addEventListener('click', () => session?.cancel());
 
-  // A session started before this render (a language switch re-renders the page) is shown again.
+  // A session started before this render (a language switch re-renders the page) is shown again;
+  // else the tab's last finished run (for this scheme set, or the last one), checked as it is read.
   const existing = activeSession();
   if (existing) attach(existing);
+  else {
+    const kept = loadRun(ctx.exercise.id, w.state.schemes);
+    if (kept) {
+      setBoxes(kept.options.schemes);
+      seedsInput.value = kept.options.seeds.join(', ');
+      stepsInput.value = String(kept.options.steps);
+      w.state = { ...kept.options };
+      const runs = kept.options.schemes.flatMap((scheme) => kept.options.seeds.map((seed) => ({ scheme, seed })));
+      const total = runs.length * kept.options.steps;
+      const last = runs.at(-1);
+      render({ ...kept, status: 'done', restored: true, runs, error: null, progress: { run: runs.length - 1, runs: runs.length, scheme: last.scheme, seed: last.seed, step: kept.options.steps, steps: kept.options.steps, stepsDone: total, stepsTotal: total }, cancel() {} });
+    }
+  }
 
   w.update = async () => {};
   return w;
