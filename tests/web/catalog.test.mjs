@@ -1,0 +1,72 @@
+// The one catalog (web/i18n/ja.json, en.json): plurals read right for 1 and
+// for n, and every key the page's JavaScript asks for exists in both languages.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CATALOG, format, hasKey } from '../../web/js/catalog.js';
+import { message } from '../../web/js/grading/strings.js';
+import { lmsText } from '../../web/js/lms/strings.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+test('plurals: "1 of your picks is not right", "2 of your picks are not right"', () => {
+  assert.equal(format('en', 'q.extra', { count: 1 }), '1 of your picks is not right.');
+  assert.equal(format('en', 'q.extra', { count: 2 }), '2 of your picks are not right.');
+  assert.equal(format('en', 'q.missed', { count: 1 }), 'One more option should be picked.');
+  assert.equal(format('en', 'q.missed', { count: 3 }), '3 more options should be picked.');
+  // Japanese has one form; the count is still written in.
+  assert.equal(format('ja', 'q.extra', { count: 1 }), '選んだものの中に、正しくないものが 1 個あります。');
+  assert.equal(format('ja', 'q.extra', { count: 2 }), '選んだものの中に、正しくないものが 2 個あります。');
+});
+
+test('{count} is written with Intl.NumberFormat; other numbers as they are', () => {
+  assert.equal(format('en', 'q.extra', { count: 1024 }), '1,024 of your picks are not right.');
+  assert.equal(message('grading.learner_too_long', 'en', { max: 4096, length: 5000 }), 'A learner id has at most 4096 characters (this one has 5000).');
+});
+
+test('the grading and LMS modules read the same catalog', () => {
+  assert.equal(message('grading.reset_button', 'ja'), CATALOG.ja['grading.reset_button']);
+  assert.equal(message('grading.reset_button', 'en'), CATALOG.en['grading.reset_button']);
+  assert.equal(lmsText('lms.failed', 'en', { message: 'x' }), 'Could not talk to the LMS: x');
+  // An unknown language falls back to Japanese; an unknown key shows itself.
+  assert.equal(format('fr', 'grading.reset_button'), CATALOG.ja['grading.reset_button']);
+  assert.equal(format('en', 'no.such.key'), 'no.such.key');
+});
+
+// Every literal key passed to t(), has(), message(), messages(), lmsText() or
+// a `key: '…'` field in web/js and web/*.js.
+function sourceFiles(dir) {
+  const out = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...sourceFiles(p));
+    else if (/\.(m?js)$/.test(e.name)) out.push(p);
+  }
+  return out;
+}
+const CALL = /\b(?:t|has|message|messages|lmsText|format\(\s*\w+\s*,)\s*\(?\s*'([a-z][\w-]*(?:\.[\w-]+)+)'/g;
+
+test('every key used in the JavaScript exists in both catalogs', () => {
+  const files = [...sourceFiles(path.join(root, 'web/js')), path.join(root, 'web/embed.js')];
+  const used = new Map();
+  for (const file of files) {
+    const src = fs.readFileSync(file, 'utf8');
+    for (const m of src.matchAll(CALL)) used.set(m[1], path.relative(root, file));
+  }
+  assert.ok(used.size > 100, `found only ${used.size} keys: is the scan broken?`);
+  for (const key of ['q.extra', 'grading.reset_button', 'lms.finish']) assert.ok(used.has(key), key);
+  const missing = [];
+  for (const [key, file] of used) {
+    for (const lang of ['ja', 'en']) if (!hasKey(lang, key)) missing.push(`${lang}.json lacks ${key} (used in ${file})`);
+  }
+  assert.deepEqual(missing, []);
+});
+
+test('the catalogs have the same keys (plural forms aside)', () => {
+  const base = (k) => k.replace(/_(zero|one|two|few|many|other)$/, '');
+  const keys = (lang) => new Set(Object.keys(CATALOG[lang]).map(base));
+  assert.deepEqual([...keys('ja')].filter((k) => !keys('en').has(k)), []);
+  assert.deepEqual([...keys('en')].filter((k) => !keys('ja').has(k)), []);
+});
