@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CATALOG, format, hasKey } from '../../web/js/catalog.js';
+import { CATALOG, errorMessage, format, hasKey } from '../../web/js/catalog.js';
 import { message } from '../../web/js/grading/strings.js';
 import { lmsText } from '../../web/js/lms/strings.js';
 
@@ -69,4 +69,49 @@ test('the catalogs have the same keys (plural forms aside)', () => {
   const keys = (lang) => new Set(Object.keys(CATALOG[lang]).map(base));
   assert.deepEqual([...keys('ja')].filter((k) => !keys('en').has(k)), []);
   assert.deepEqual([...keys('en')].filter((k) => !keys('ja').has(k)), []);
+});
+
+// Every error code the core can throw to the page (cpp/src, cpp/bindings:
+// InvalidArgument("code", …) / OutOfRange("code", …)) and the page's own
+// codes have a message in both catalogs; the CLI's own codes (cpp/cli) never
+// reach the page.
+function cppCodes() {
+  const codes = new Set();
+  const walk = (dir) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.(cpp|hpp|h)$/.test(e.name)) {
+        for (const m of fs.readFileSync(p, 'utf8').matchAll(/\b(?:InvalidArgument|OutOfRange)\s*\(\s*"([a-z_0-9]+)"/g)) codes.add(m[1]);
+      }
+    }
+  };
+  walk(path.join(root, 'cpp/src'));
+  walk(path.join(root, 'cpp/bindings'));
+  return codes;
+}
+
+test('every error code in the C++ core has a message in ja and en', () => {
+  const codes = cppCodes();
+  assert.ok(codes.size >= 40, `found only ${codes.size} codes: is the scan broken?`);
+  for (const code of ['position_past_table', 'odd_width', 'too_many_tokens', 'unknown_scheme']) assert.ok(codes.has(code), code);
+  for (const code of ['worker_failed', 'unknown_method', 'page_too_few_tokens']) codes.add(code); // the page's own
+  const missing = [];
+  for (const code of codes) for (const lang of ['ja', 'en']) if (!hasKey(lang, `err.${code}`) && !hasKey(lang, `err.${code}.plain`)) missing.push(`${lang}: err.${code}`);
+  assert.deepEqual(missing, []);
+});
+
+test('errors render from code and params; a code whose params are missing uses its shorter form', () => {
+  const past = { code: 'position_past_table', params: { position: '2047', max_positions: '1024', last_position: '1023' }, message: 'position 2047 has no row…' };
+  assert.equal(errorMessage('ja', past), '位置 2047 に対応する行が学習型の表にありません。表は 1024 行（位置 0〜1023）で、学習時の長さを超えて延ばすことはできません。');
+  assert.match(errorMessage('en', past), /^Position 2047 has no row in the learned table\./);
+  // out_of_range_option: with value, without value, with neither min nor max.
+  assert.equal(errorMessage('en', { code: 'out_of_range_option', params: { field: 'heads', min: '1', max: '64', value: '65' } }), 'heads must be from 1 to 64 (it is 65).');
+  assert.equal(errorMessage('en', { code: 'out_of_range_option', params: { field: 'heads', min: '1', max: '64' } }), 'heads must be from 1 to 64.');
+  assert.equal(errorMessage('ja', { code: 'out_of_range_option', params: { field: 'lr', value: '9', above: '0', max: '1' } }), 'lr の値（9）が使える範囲の外です。');
+  assert.equal(errorMessage('ja', { code: 'odd_width', params: {} }), '幅を 2 以上の偶数にしてください（値は sin/cos や回転の組で 2 つずつ使います）。');
+  // Unknown codes: null, so the page falls back to the core's English text.
+  assert.equal(errorMessage('ja', { code: 'no_such_code', params: {} }), null);
+  assert.equal(errorMessage('ja', { code: 'error', params: {} }), null);
+  assert.equal(errorMessage('ja', new Error('x')), null);
 });

@@ -54,3 +54,20 @@ export function format(lang, key, params = {}) {
     return name === 'count' && typeof v === 'number' ? formatCount(lang, v) : String(v);
   });
 }
+
+// An error from the core ({code, params, message}) in the page's language:
+// `err.<code>`, else `err.<code>.alt`, else `err.<code>.plain` — the first
+// whose placeholders the error's params all fill (the core's throw sites do
+// not all give the same params). null when the code is unknown: then the
+// caller shows a generic line and the core's own (English) message.
+export function errorMessage(lang, error) {
+  const code = error && error.code;
+  if (!code || typeof code !== 'string') return null;
+  const params = (error && error.params) || {};
+  for (const key of [`err.${code}`, `err.${code}.alt`, `err.${code}.plain`]) {
+    if (!hasKey(lang, key) && !hasKey('ja', key)) continue;
+    const text = format(lang, key, params);
+    if (!/\{[A-Za-z_]\w*\}/.test(text)) return text;
+  }
+  return null;
+}

@@ -39,6 +39,7 @@ export function mount(el, block, ctx) {
     plots,
   );
 
+  const pastTable = (r) => r.pe === 'learned' && r.error && r.error.code === 'position_past_table';
   let gpt2Ticket = 0;
   async function runAttention() {
     const mine = ++gpt2Ticket;
@@ -90,13 +91,15 @@ export function mount(el, block, ctx) {
               { 'data-scheme': r.pe, 'data-ok': String(r.ok) },
               h('th', { scope: 'row' }, t(`wall.${r.pe}`)),
               h('td', {}, r.ok ? String(Math.round(r.ms)) : '—'),
-              h('td', {}, r.ok ? r.last.map((v) => fmt(v, 3)).join(', ') : t('wall.gpt2_failed')),
+              h('td', {}, r.ok ? r.last.map((v) => fmt(v, 3)).join(', ') : pastTable(r) ? t('wall.gpt2_failed_table', { rows }) : t('wall.gpt2_failed')),
             ),
           ),
         ),
       ),
-      // What the core said, in place, below the table.
-      ...rowsOut.filter((r) => !r.ok).map((r) => errorBox(r.error, { lesson: r.pe === 'learned' })),
+      // What the core said, in place, below the table; the learned table's
+      // wall is already explained once in its panel above (the table's cell
+      // says so), so only other failures are shown here.
+      ...rowsOut.filter((r) => !r.ok && !pastTable(r)).map((r) => errorBox(r.error)),
     );
   }
   runButton.addEventListener('click', () => runAttention());
