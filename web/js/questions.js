@@ -46,6 +46,8 @@ function shell(block, ctx, kind) {
   const el = h('section', { class: `question q-${kind}`, 'data-question': block.id, 'aria-labelledby': `${block.id}-title` });
   const head = h('h3', { id: `${block.id}-title`, class: 'q-title' }, h('span', { class: 'q-kind' }, block.heading ? pick(block.heading) : t(`q.${kind}`, { n })), ' ', h('span', { class: 'q-state' }));
   el.append(head, h('div', { class: 'prompt', html: richBlock(fill(pick(block.prompt), ctx.variant)) }));
+  const note = ctx.questionNote?.(block.id);
+  if (note) el.append(h('p', { class: 'notice practice-redo' }, note));
   const setDone = (done) => {
     el.classList.toggle('done', done);
     head.querySelector('.q-state').textContent = done ? t('q.done_badge') : '';

@@ -6,6 +6,7 @@ import { t, pick, lang } from './i18n.js';
 import { richBlock, richInline, tex } from './rich.js';
 import * as questions from './questions.js';
 import * as progress from './progress.js';
+import { variantDependent } from './grading/session.js';
 import { mount as tokens } from './widgets/tokens.js';
 import { mount as outputs } from './widgets/outputs.js';
 import { mount as attention } from './widgets/attention.js';
@@ -98,8 +99,10 @@ export async function renderExercise(root, exercise, app) {
   progress.visit(exercise.id);
   // With a learner id, the core's seeded variant and the kept attempts.
   let graded = null;
-  if (app.learner?.id && app.grading) graded = await app.grading.open(exerciseData(exercise));
-  // Without a learner id, practice on the variant of the empty id (the same for everyone).
+  // Without a learner id: practice, kept under a practice key on the variant
+  // of the empty id (the same for everyone), carried over when an id is set.
+  if (app.grading) graded = await app.grading.open(exerciseData(exercise));
+  const practice = !!graded?.practice;
   const variant = graded?.variant ?? (exercise.variants ? (await app.core.call('variant', { exercise: exerciseData(exercise), learner: '' })).variant : {});
   const index = app.exercises.indexOf(exercise);
   const widgets = new Map();
@@ -127,6 +130,14 @@ export async function renderExercise(root, exercise, app) {
       if (graded) return (await app.grading.check(ctx.data, questionId, answer, options)).result;
       return app.core.call('checkAttempt', { exercise: ctx.data, question: questionId, answer, variant, ...options });
     },
+    // A line shown in place on a question: practice answers to a question
+    // whose values depend on the learner's variant are not carried over.
+    questionNote: (questionId) => {
+      if (!variantDependent(exercise, questionId)) return null;
+      if (practice) return t('practice.redo_before');
+      if (app.redo?.has(`${exercise.id}\n${questionId}`)) return t('practice.redo_after');
+      return null;
+    },
     widgets,
     lab: () => lab,
     getUrl: (key) => app.state[key],
@@ -148,6 +159,7 @@ export async function renderExercise(root, exercise, app) {
     h('p', { class: 'crumb' }, t('ex.number', { n: index + 1, total: app.exercises.length })),
     h('h1', { tabindex: '-1', id: 'page-title' }, pick(exercise.title)),
     h('p', { class: 'summary' }, pick(exercise.summary)),
+    practice ? h('p', { class: 'notice practice-note', role: 'note' }, t('practice.note')) : null,
   );
   const updateAll = async () => {
     lab = labOf(exercise, app.state);

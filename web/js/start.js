@@ -61,8 +61,6 @@ export function renderStart(root, app) {
     // Without the grading panel (it says the same and has its own reset), the honest-grading note here.
     app.grading ? null : h('h2', {}, t('start.honest_title')),
     app.grading ? null : h('p', {}, t('start.honest')),
-    // Practice without a learner id keeps only the path's state: this clears it.
-    app.learner?.id ? null : h('p', {}, h('button', { type: 'button', class: 'secondary', id: 'reset-progress', onclick: () => (progress.reset(), renderStart(root, app)) }, t('start.reset'))),
   );
   // Learner id, submission download / import, reset of the kept attempts.
   if (app.grading) {
@@ -76,7 +74,10 @@ export function renderStart(root, app) {
       exercises: app.exercises.map(exerciseData),
       lang,
       warnings: app.bridge?.warnings ?? [],
-      // A reset of the learner's answers clears the path's state too.
+      // What the panel last said (an id saved, practice carried) survives the re-render.
+      status: app.panelStatus ?? null,
+      onStatus: (s) => (app.panelStatus = s),
+      // The one reset: the learner's (or, before an id, the practice) answers and the path's state.
       onChange: (what) => {
         if (what === 'reset') progress.reset();
         renderStart(root, app);
