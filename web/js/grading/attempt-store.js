@@ -302,6 +302,10 @@ export function createAttemptStore({ storage = browserStorage(), now = () => new
     const aside = setAside(LEGACY_KEY, legacy);
     write(LEGACY_DONE_KEY, aside);
     warn('storage_legacy', { key: LEGACY_KEY, aside });
+  } else if (legacy === null && read(LEGACY_DONE_KEY) === null) {
+    // A browser that starts with this version: the progress.js written from
+    // now on is this version's own (the path's marks), not pre-grading data.
+    write(LEGACY_DONE_KEY, '');
   }
 
   const checkRef = (ref) => {

@@ -37,6 +37,7 @@ function el(doc, tag, attrs = {}, ...children) {
 export function mountGradingPanel(root, { session, store, learner, labVersion, exercises, lang = () => 'ja', warnings = [], confirm = (t) => globalThis.confirm(t), onChange, exerciseId, status: initial = null, onStatus }) {
   const doc = root.ownerDocument;
   let status = initial; // {key, params, kind} or {text, kind}
+  let chosenName = null; // the file last chosen for import
 
   const setStatus = (s) => {
     status = s;
@@ -101,10 +102,11 @@ export function mountGradingPanel(root, { session, store, learner, labVersion, e
     // as a button, shows its focus) and the chosen file is named here.
     const fileId = 'grading-import';
     const file = el(doc, 'input', { id: fileId, type: 'file', accept: 'application/json,.json', class: 'grading-import-file sr-only', disabled: !learner.id, 'aria-describedby': 'grading-import-chosen' });
-    const chosen = el(doc, 'span', { id: 'grading-import-chosen', class: 'grading-import-chosen', text: t('grading.import_none') });
+    const chosen = el(doc, 'span', { id: 'grading-import-chosen', class: 'grading-import-chosen', text: chosenName === null ? t('grading.import_none') : t('grading.import_chosen', { name: chosenName }) });
     file.addEventListener('change', async () => {
       const f = file.files?.[0];
       if (!f) return;
+      chosenName = f.name;
       chosen.textContent = t('grading.import_chosen', { name: f.name });
       try {
         const r = session.import(await f.text());
