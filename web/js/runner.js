@@ -123,6 +123,9 @@ export async function renderExercise(root, exercise, app) {
       return graded.attempts?.filter((a) => a.question === questionId).at(-1)?.answer;
     },
     solved: (questionId) => !!graded?.grade?.questions?.find((q) => q.id === questionId)?.solved,
+    // Solved when the page was drawn (the kept attempts, or the path's mark); the attempts kept then.
+    isSolved: (questionId) => ctx.solved(questionId) || progress.isCorrect(exercise.id, questionId),
+    attempts: (questionId) => graded?.attempts?.filter((a) => a.question === questionId) ?? [],
     draft: (questionId, answer) => graded && app.grading.draft(ctx.data, questionId, answer),
     // check(questionId, answer): the core's verdict, kept by the grading session when there is a learner.
     check: async (questionId, answer) => {
@@ -159,8 +162,8 @@ export async function renderExercise(root, exercise, app) {
     h('p', { class: 'crumb' }, t('ex.number', { n: index + 1, total: app.exercises.length })),
     h('h1', { tabindex: '-1', id: 'page-title' }, pick(exercise.title)),
     h('p', { class: 'summary' }, pick(exercise.summary)),
-    practice ? h('p', { class: 'notice practice-note', role: 'note' }, t('practice.note')) : null,
   );
+  if (practice) main.append(h('p', { class: 'notice practice-note', role: 'note' }, t('practice.note')));
   const updateAll = async () => {
     lab = labOf(exercise, app.state);
     for (const w of widgets.values()) await w.update();

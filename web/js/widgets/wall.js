@@ -4,6 +4,7 @@
 // producing values (a few dimensions plotted across positions).
 import { h, errorBox, fmt } from '../dom.js';
 import { t } from '../i18n.js';
+import { richInline } from '../rich.js';
 import { lineplot } from './lineplot.js';
 import { vectorTable } from './common.js';
 
@@ -32,7 +33,7 @@ export function mount(el, block, ctx) {
   const gpt2Out = h('div', { class: 'gpt2-out table-scroll', tabindex: '0' });
   const gpt2 = h('section', { class: 'panel gpt2-attention', 'aria-busy': 'false' }, h('h4', {}, t('wall.gpt2_title')), h('p', { class: 'muted' }, t('wall.gpt2_intro')), runButton, gpt2Progress, gpt2Status, gpt2Out);
   el.append(
-    h('p', { class: 'shape', id: `${block.id}-shape` }, t('wall.shape', { rows, D })),
+    h('p', { class: 'shape', id: `${block.id}-shape`, html: richInline(t('wall.shape', { rows, D })) }),
     h('div', { class: 'slider-row' }, h('label', { for: `${block.id}-slider` }, t('wall.position')), slider, number),
     readout,
     gpt2,
@@ -160,7 +161,7 @@ export function mount(el, block, ctx) {
     );
     if (curves) {
       plots.replaceChildren(
-        lineplot(curves.learned, { caption: t('wall.plot_learned', { rows }), xLabel: t('pe.pos'), xMin: 0, xMax: max, cursor: pos, wall: rows, wallLabel: t('wall.no_rows', { rows }) }),
+        lineplot(curves.learned, { caption: t('wall.plot_learned', { rows, last: rows - 1 }), xLabel: t('pe.pos'), xMin: 0, xMax: max, cursor: pos, wall: rows, wallLabel: t('wall.no_rows', { rows }) }),
         lineplot(curves.sinusoidal, { caption: t('wall.plot_sinusoidal'), xLabel: t('pe.pos'), xMin: 0, xMax: max, cursor: pos }),
         lineplot(curves.rope, { caption: t('wall.plot_rope'), xLabel: t('pe.pos'), xMin: 0, xMax: max, cursor: pos }),
       );
