@@ -99,11 +99,11 @@ for (const mode of ['http', 'file']) {
     const loss = await page.locator(`${W} .loss-plot[data-seed="1"] table.data-table`).evaluate((t) => [...t.querySelectorAll('tbody tr')].map((tr) => [Number(tr.querySelector('th').textContent), ...[...tr.querySelectorAll('td')].map((td) => Number(td.textContent))]));
     assert.equal(loss.length, 20);
     for (const [step, l, n] of loss) assert.deepEqual([l, n], [three(want.learned.losses[step - 1]), three(want.none.losses[step - 1])], `loss at step ${step}`);
-    // The summary names what this run produced, then what the literature expects.
+    // The summary names what this run produced, then what the papers report.
     const summary = await page.locator(`${W} .extrap-summary`).innerText();
     const failedFirst = want.learned.solvedUpTo <= want.none.solvedUpTo ? ['学習型（learned）', want.learned.solvedUpTo] : ['なし（NoPE）', want.none.solvedUpTo];
-    assert.ok(summary.includes(`この実行で最初に失敗した方式（解けた最大の n のシード平均で比べて）: ${failedFirst[0]}（解けた最大の n: ${failedFirst[1]}）`), summary);
-    assert.match(summary, /文献の予想/);
+    assert.ok(summary.includes(`この実行で最初に失敗した方式（解けた最大の n のシード平均で比べて）：${failedFirst[0]}（解けた最大の n：${failedFirst[1]}）`), summary);
+    assert.match(summary, /論文の報告/);
     await page.screenshot({ path: join(artifacts, `${mode}-extrapolate-done.png`), fullPage: true });
     if (mode === 'http') assert.deepEqual(await axeViolations(page), [], 'axe after a run');
     assert.deepEqual(problems.console, [], 'console errors');

@@ -115,3 +115,20 @@ test('errors render from code and params; a code whose params are missing uses i
   assert.equal(errorMessage('ja', { code: 'error', params: {} }), null);
   assert.equal(errorMessage('ja', new Error('x')), null);
 });
+
+// Wording found stiff or wrong by a native reader (issue 10) stays gone, and
+// the two source articles are introduced on the start page before "ガイド" /
+// "ブログ" are used elsewhere.
+test('wording: the phrases a native reader flagged are gone; the guide and the blog are introduced', () => {
+  const texts = [...Object.values(CATALOG.ja), ...Object.values(CATALOG.en)];
+  for (const f of fs.readdirSync(path.join(root, 'exercises')).filter((n) => n.endsWith('.yaml'))) texts.push(fs.readFileSync(path.join(root, 'exercises', f), 'utf8'));
+  const all = texts.join('\n');
+  for (const bad of ['この実験室では', '並びのある列', '文献の予想', '未達成：', 'option(s)', 'Zero, to rounding', '1 of your picks are']) assert.ok(!all.includes(bad), bad);
+  assert.match(CATALOG.ja['start.sources'], /「ガイド」/);
+  assert.match(CATALOG.ja['start.sources'], /「ブログ」/);
+  assert.match(CATALOG.en['start.sources'], /“the guide”/);
+  assert.match(CATALOG.en['start.sources'], /“the blog”/);
+  // Japanese text uses the full-width colon after Japanese words.
+  const halfWidth = Object.entries(CATALOG.ja).filter(([k, v]) => !k.startsWith('grading.embed') && /[^\x00-\x7F]: /.test(v)).map(([k]) => k);
+  assert.deepEqual(halfWidth, []);
+});

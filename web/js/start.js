@@ -29,6 +29,7 @@ export function renderStart(root, app) {
     h('h1', { tabindex: '-1', id: 'page-title' }, t('start.title')),
     h('p', { class: 'lead' }, t('start.lead')),
     h('p', {}, t('start.how')),
+    h('p', {}, t('start.sources')),
     h('p', {}, h('a', { class: 'button', href: app.linkTo(app.exercises[0].id) }, t('start.begin'))),
     h('h2', {}, t('start.path')),
     path,
