@@ -37,6 +37,7 @@ for (const mode of ['http', 'file']) {
     await gotoReady(p, urlFor(lab, mode, { ex: 'rope' }));
     assert.match(await p.locator('[data-question="rotate-2d"] .practice-redo').innerText(), /学習者 ID ごとに変わります/);
     assert.equal(await p.locator('[data-question="every-layer"] .practice-redo').count(), 0, 'a question without variant values is carried');
+    assert.equal(await p.locator('[data-question="shift-test"] .practice-redo').count(), 0, 'TeX ($m - n$) in its text is not a variant value');
     assert.match((await answerNumeric(p, 'rotate-2d', ['0', '0'])).cls, /wrong/);
 
     // The id, typed on the start page: a confirmation (role=status) that says what was carried.

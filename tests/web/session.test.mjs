@@ -185,6 +185,9 @@ test('practice answers (no learner id) are kept and carried into the learner’s
   assert.ok(variantDependent(demo, 'weight'));
   assert.ok(!variantDependent(demo, 'property'));
   assert.ok(!variantDependent(demo, 'wall'));
+  // TeX in a prompt ($m - n$) is not a variant value; "$m" as an args value is.
+  const tex = { variants: { m: {} }, blocks: [{ id: 'a', prompt: { ja: '$m - n$ が同じなら' } }, { id: 'b', check: { args: { position: '$m' } } }, { id: 'c', prompt: 'm = {{m}}' }] };
+  assert.deepEqual(['a', 'b', 'c'].map((id) => variantDependent(tex, id)), [false, true, true]);
 
   who.id = 'hana';
   const r = await session.carryPractice({ exercises: [demo] });

@@ -14,7 +14,7 @@ import { richToText } from '../rich.js';
 export const PRACTICE_LEARNER = '\u0000practice';
 
 // Whether a question's values depend on the learner's variant: its block
-// names a variant value ($q in args, {{q}} / {{q.0}} in text). Practice is
+// names a variant value ("$q" as an args value, {{q}} / {{q.0}} in text). Practice is
 // done on the empty id's variant, so such an answer says nothing about the
 // learner's own values: it is not carried, and the page asks for it again.
 export function variantDependent(exercise, questionId) {
@@ -23,7 +23,8 @@ export function variantDependent(exercise, questionId) {
   const block = exercise.blocks?.find((b) => b.id === questionId);
   if (!block) return false;
   const text = JSON.stringify(block);
-  return names.some((n) => new RegExp(`\\$${n}\\b|\\{\\{${n}[.}]`).test(text));
+  // A value in args is the whole string "$q" (TeX's $m$ in a prompt is not one).
+  return names.some((n) => text.includes(JSON.stringify(`$${n}`)) || new RegExp(`\\{\\{${n}[.}]`).test(text));
 }
 
 // The wasm PositionLab object (core.checkAttempt(…)) or the page's core client
