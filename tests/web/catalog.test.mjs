@@ -132,3 +132,18 @@ test('wording: the phrases a native reader flagged are gone; the guide and the b
   const halfWidth = Object.entries(CATALOG.ja).filter(([k, v]) => !k.startsWith('grading.embed') && /[^\x00-\x7F]: /.test(v)).map(([k]) => k);
   assert.deepEqual(halfWidth, []);
 });
+
+test('English track: a reordering target uses the words of its exercise’s sentence (dog/cat first)', async () => {
+  const { loadExercises } = await import('../../web/js/exercise-loader.mjs');
+  const exercises = loadExercises(path.join(root, 'exercises'));
+  const words = (s) => s.toLowerCase().replace(/[.]/g, '').split(/\s+/).filter(Boolean).sort().join(' ');
+  let targets = 0;
+  for (const ex of exercises) {
+    for (const b of ex.blocks.filter((x) => x.type === 'tokens' && x.target)) {
+      targets += 1;
+      assert.equal(words(b.target.en), words(ex.lab.sentence.en), `${ex.id}: "${b.target.en}" reorders "${ex.lab.sentence.en}"`);
+    }
+  }
+  assert.ok(targets >= 2);
+  assert.equal(exercises.find((e) => e.id === 'reorder').lab.sentence.en, 'The dog chased the cat.');
+});

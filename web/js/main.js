@@ -137,10 +137,11 @@ async function carryPractice() {
     const r = await app.grading.carryPractice({ exercises: exercises.map(exerciseData) });
     if (!r.carried && !r.redo.length) return;
     for (const x of r.redo) app.redo.add(`${x.exercise}\n${x.question}`);
-    const titles = [...new Set(r.redo.map((x) => x.exercise))].map((id) => pick(exercises.find((e) => e.id === id).title)).join(lang() === 'ja' ? '、' : ', ');
+    const titles = [...new Set(r.redo.map((x) => x.exercise))].map((id) => pick(exercises.find((e) => e.id === id).title));
+    const list = new Intl.ListFormat(lang(), { type: 'conjunction' }).format(titles);
     const lines = [];
     if (r.carried) lines.push({ key: 'practice.carried', params: { count: r.carried } });
-    if (r.redo.length) lines.push({ key: 'practice.redo', params: { count: r.redo.length, list: titles } });
+    if (r.redo.length) lines.push({ key: 'practice.redo', params: { count: r.redo.length, list } });
     // After "Learner id set to …" when the id was just typed; on its own otherwise.
     const saved = app.panelStatus?.key === 'grading.learner_saved' ? app.panelStatus : null;
     app.panelStatus = saved ? { ...saved, also: lines } : { ...lines[0], kind: 'info', also: lines.slice(1) };
