@@ -147,3 +147,13 @@ test('English track: a reordering target uses the words of its exercise’s sent
   assert.ok(targets >= 2);
   assert.equal(exercises.find((e) => e.id === 'reorder').lab.sentence.en, 'The dog chased the cat.');
 });
+
+test('other counted messages read right for 1 and for n', () => {
+  assert.equal(format('en', 'q.wrong_some', { count: 1, n: 2 }), '1 of the 2 values is right. Look again at the ✗ fields.');
+  assert.equal(format('en', 'q.wrong_some', { count: 2, n: 3 }), '2 of the 3 values are right. Look again at the ✗ fields.');
+  assert.match(format('en', 'plot.aria', { caption: 'x', count: 1 }), /^Plot of x \(1 line\)\./);
+  assert.match(format('en', 'plot.aria', { caption: 'x', count: 3 }), /^Plot of x \(3 lines\)\./);
+  assert.equal(format('ja', 'q.wrong_some', { count: 1, n: 2 }), '2 個中 1 個が正しい値です。✗ の欄を見直しましょう。');
+  // Messages with numbers that are not plural-aware are worded so that 1 reads right too.
+  for (const key of ['grading.import_done', 'extrap.started', 'extrap.done', 'heatmap.aria']) assert.doesNotMatch(CATALOG.en[key], /\{\w+\} \w+s\b/, key);
+});

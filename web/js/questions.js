@@ -120,7 +120,7 @@ export function numeric(block, ctx) {
       show(
         feedback,
         'wrong',
-        h('p', {}, block.fields.length > 1 ? t('q.wrong_some', { ok: okCount, n: block.fields.length }) : t('q.wrong')),
+        h('p', {}, block.fields.length > 1 ? t('q.wrong_some', { count: okCount, n: block.fields.length }) : t('q.wrong')),
         g.feedback ? h('div', { class: 'mistake', html: richBlock(pick(g.feedback)) }) : null,
         ...(await hintsFor(ctx, block, wrong)),
         attemptsLine(attempts),
