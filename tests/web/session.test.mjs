@@ -203,6 +203,11 @@ test('practice answers (no learner id) are kept and carried into the learner’s
   assert.equal(g.questions.find((q) => q.id === 'property').solved, true);
   assert.deepEqual(store.records({ learner: PRACTICE_LEARNER }), [], 'practice cleared (a backup is kept)');
   assert.equal(store.backups().length, 1);
-  // Nothing left to carry the second time.
+  // Nothing left to carry the second time; visits without answers leave no backup behind.
   assert.deepEqual(await session.carryPractice({ exercises: [demo] }), { carried: 0, redo: [] });
+  who.id = null;
+  await session.open(demo);
+  who.id = 'hana';
+  assert.deepEqual(await session.carryPractice({ exercises: [demo] }), { carried: 0, redo: [] });
+  assert.equal(store.backups().length, 1, 'no backup of an empty practice record');
 });

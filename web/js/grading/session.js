@@ -179,7 +179,8 @@ export function createGradingSession({ core, store, learner, bridge }) {
       const out = { carried: 0, redo: [] };
       if (!id) return out;
       const records = store.records({ learner: PRACTICE_LEARNER });
-      if (!records.length) return out;
+      // Practice records are opened on every visit; with no answer in them there is nothing to carry (or back up).
+      if (!records.some((r) => r.attempts.length)) return out;
       for (const r of records) {
         const ex = exercises.find((e) => e.id === r.id);
         if (!ex || !r.attempts.length) continue;
