@@ -42,9 +42,16 @@ for (const lang of ['ja', 'en']) {
   }
 }
 // Every key must exist in both languages: a missing string would show a raw key.
+// A plural key (`x_one`, `x_other`, …: web/js/catalog.js) needs `x_other` in
+// the other language, which may have other forms (Japanese has only `_other`).
 const missing = [];
+const pluralBase = (key) => key.match(/^(.*)_(zero|one|two|few|many|other)$/)?.[1];
 for (const [a, b] of [['ja', 'en'], ['en', 'ja']]) {
-  for (const key of Object.keys(i18n[a])) if (!(key in i18n[b])) missing.push(`${b}.json lacks "${key}"`);
+  for (const key of Object.keys(i18n[a])) {
+    const base = pluralBase(key);
+    const need = base !== undefined && `${base}_other` in i18n[a] ? `${base}_other` : key;
+    if (!(need in i18n[b])) missing.push(`${b}.json lacks "${need}"`);
+  }
 }
 if (missing.length) fail(`web/i18n: ${missing.join('; ')}`);
 
@@ -64,7 +71,6 @@ try {
     outfile: join(dist, 'app.js'),
     define: {
       __EXERCISES__: JSON.stringify(exercises),
-      __I18N__: JSON.stringify(i18n),
     },
   });
   await build({

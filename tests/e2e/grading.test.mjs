@@ -157,7 +157,7 @@ test('no learner id in the URL: the student types one, it is kept, and only then
   await page.addScriptTag({ path: join(root, 'node_modules', 'axe-core', 'axe.min.js') });
   const axe = await page.evaluate(async () => (await window.axe.run(document.getElementById('panel'))).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id));
   assert.deepEqual(axe, []);
-  assert.match(await page.locator('.grading-panel, #panel').innerText(), /まず学習者 ID を入力してください/);
+  assert.match(await page.locator('.grading-panel, #panel').innerText(), /提出ファイルを作るには学習者 ID が必要です。ID なしの回答は練習として/);
   await page.fill('#grading-learner', '   ');
   await page.click('.grading-learner button');
   assert.equal(await page.locator('.grading-status').textContent(), '学習者 ID を入力してください。');

@@ -94,8 +94,10 @@ for (const mode of ['http', 'file']) {
       coreMessage = e.message;
     }
     assert.match(coreMessage, /1024/);
-    assert.equal(await err.locator('code').innerText(), coreMessage, "the core's own message, in place");
-    assert.match(await err.innerText(), /位置 1024 に対応する行が学習型の表にありません/);
+    // In place and in the page's language (from the core's code and params), not the core's English.
+    assert.equal(await err.innerText(), '位置 1024 に対応する行が学習型の表にありません。表は 1024 行（位置 0〜1023）で、学習時の長さを超えて延ばすことはできません。');
+    assert.equal(await err.locator('code').count(), 0, "no English core message on a Japanese page");
+    assert.ok(!(await page.locator('main').innerText()).includes(coreMessage.slice(0, 30)), coreMessage);
     assert.match(await page.locator('[data-widget="wall"] .lesson-text').innerText(), /1024 の壁/);
     await page.waitForSelector('[data-question="past-wall"].done');
 
@@ -108,6 +110,11 @@ for (const mode of ['http', 'file']) {
     const rot = core.ropeRotate({ vector: q0, position: 2047 });
     assert.deepEqual(rope, [300, 400, 500].map((d) => round3(rot[d])));
     assert.equal(await page.locator('[data-widget="wall"] .lineplot').count(), 3, 'three plots across positions');
+    // At 2047 the wall is said once, in Japanese.
+    const text = await page.locator('main').innerText();
+    assert.equal(text.split('位置 2047 に対応する行が学習型の表にありません').length - 1, 1, 'the message once');
+    assert.equal(text.split('学習型の表にありません').length - 1, 1, 'no second copy of the error');
+    assert.doesNotMatch(text, /has no row|コアのメッセージ/);
     await page.screenshot({ path: join(artifacts, `${mode}-ja-wall-2047.png`), fullPage: true });
     assert.deepEqual(problems.console, []);
     await context.close();
@@ -117,12 +124,16 @@ for (const mode of ['http', 'file']) {
 test('RoPE: equal m − n gives the same score; the rotated 2-D vector answer', { timeout: 60000 }, async () => {
   const { page, context, problems } = await openPage(lab, 'http');
   await gotoReady(page, urlFor(lab, 'http', { ex: 'rope', lang: 'en' }));
+  // Distinct symbols: the shift is s (k is the key vector); the score's change is not called a "difference" like m − n.
+  assert.equal(await page.locator('label[for="rope-shift"]').innerText(), 'Shift s');
   await page.fill('#rope-shift', '5');
   await page.dispatchEvent('#rope-shift', 'change');
   await page.waitForSelector('[data-question="shift-test"].done');
   const values = await page.locator('[data-widget="rope"] .rope-scores dd').evaluateAll((dds) => dds.map((d) => Number(d.dataset.value)));
   const r = core.ropeCheck({ dHead: 8, m: 3, n: 1, shift: 5, seed: 0 });
   assert.deepEqual(values, [r.score, r.shiftedScore, r.diff]);
+  assert.equal(await page.locator('[data-widget="rope"] .rope-scores dt').nth(2).innerText(), 'Change in score |after − before|');
+  assert.match(await page.locator('[data-widget="rope"] .rope-body').innerText(), /Relative position m − n = 2\. Moving both by the same s/);
   assert.ok(Math.abs(values[0] - values[1]) < 1e-4, 'the score depends on m − n only');
   // The question's q and m are the variant the page prints (no learner id: everyone's);
   // the rotation, worked out here: (x cos m − y sin m, x sin m + y cos m).

@@ -31,6 +31,11 @@ test('http: attention at S = 1501 in the Worker — learned fails past 1024, sin
   await page.waitForSelector('.gpt2-table tbody tr[data-scheme="rope"]', { timeout: 90000 });
   assert.equal(await widget.locator('.gpt2-table tr[data-scheme="learned"]').getAttribute('data-ok'), 'false');
   assert.match(await widget.locator('.gpt2-out').innerText(), /1024/);
+  // The learned table's error is said once on the page (its panel), in Japanese; the
+  // attention table points to it instead of repeating it.
+  const text = await page.locator('main').innerText();
+  assert.equal(text.split('学習型の表にありません').length - 1, 1, 'the learned-table error once');
+  assert.doesNotMatch(text, /has no row|コアのメッセージ/);
 
   const sentence = core.tokenize('犬が猫を追いかけた');
   const S = 1501;

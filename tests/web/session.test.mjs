@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { createAttemptStore } from '../../web/js/grading/attempt-store.js';
 import { createLearner } from '../../web/js/grading/learner.js';
 import { createEmbedBridge } from '../../web/js/grading/embed-bridge.js';
-import { createGradingSession, callCore } from '../../web/js/grading/session.js';
+import { createGradingSession, callCore, PRACTICE_LEARNER, variantDependent } from '../../web/js/grading/session.js';
 import { submissionText, parseSubmission } from '../../web/js/grading/submission.js';
 import { FakeStorage, fakeClock, PostTarget } from './fakes.mjs';
 
@@ -163,6 +163,51 @@ test('callCore works with the wasm object and with the page’s core client', as
   assert.equal(await callCore(lab, 'contentHash', { exercise: demo }), lab.contentHash({ exercise: demo }));
   const client = { call: async (method, args) => lab[method](args) };
   assert.equal(await callCore(client, 'contentHash', { exercise: demo }), lab.contentHash({ exercise: demo }));
+  // Without a learner id an exercise opens as practice; a submission still needs an id.
   const noLearner = createGradingSession({ core: lab, store: createAttemptStore({ storage: new FakeStorage() }), learner: { id: null } });
-  await assert.rejects(noLearner.open(demo), /no learner id yet/);
+  assert.equal((await noLearner.open(demo)).practice, true);
+  await assert.rejects(noLearner.submission({ labVersion: 'test', exercises: [demo] }), /no learner id yet/);
+});
+
+test('practice answers (no learner id) are kept and carried into the learner’s record; variant-dependent ones are not', async () => {
+  const storage = new FakeStorage();
+  const store = createAttemptStore({ storage });
+  const who = { id: null };
+  const session = createGradingSession({ core: lab, store, learner: who });
+  const opened = await session.open(demo);
+  assert.equal(opened.practice, true);
+  // The practice variant is the empty id's, as the page shows it.
+  assert.deepEqual(opened.variant, lab.variant({ exercise: demo, learner: '' }).variant);
+  await session.check(demo, 'property', ['invariance']);
+  await session.check(demo, 'property', ['equivariance']);
+  await session.check(demo, 'weight', ['0.5']); // depends on the variant ($scale)
+  assert.equal(store.records({ learner: PRACTICE_LEARNER })[0].attempts.length, 3, 'kept under the practice key');
+  assert.ok(variantDependent(demo, 'weight'));
+  assert.ok(!variantDependent(demo, 'property'));
+  assert.ok(!variantDependent(demo, 'wall'));
+  // TeX in a prompt ($m - n$) is not a variant value; "$m" as an args value is.
+  const tex = { variants: { m: {} }, blocks: [{ id: 'a', prompt: { ja: '$m - n$ が同じなら' } }, { id: 'b', check: { args: { position: '$m' } } }, { id: 'c', prompt: 'm = {{m}}' }] };
+  assert.deepEqual(['a', 'b', 'c'].map((id) => variantDependent(tex, id)), [false, true, true]);
+
+  who.id = 'hana';
+  const r = await session.carryPractice({ exercises: [demo] });
+  assert.equal(r.carried, 2);
+  assert.deepEqual(r.redo, [{ exercise: 'grading-demo', question: 'weight' }]);
+  const mine = store.records({ learner: 'hana' });
+  assert.equal(mine.length, 1);
+  assert.deepEqual(mine[0].attempts.map((a) => a.question), ['property', 'property']);
+  assert.equal(mine[0].seed, lab.variant({ exercise: demo, learner: 'hana' }).seed, "the learner's own seed");
+  // The claimed score is the core's, for the learner: property solved on the second try.
+  const g = lab.gradeExercise({ exercise: demo, seed: mine[0].seed, attempts: mine[0].attempts });
+  assert.deepEqual(mine[0].claimed, { points: g.points, max: g.max });
+  assert.equal(g.questions.find((q) => q.id === 'property').solved, true);
+  assert.deepEqual(store.records({ learner: PRACTICE_LEARNER }), [], 'practice cleared (a backup is kept)');
+  assert.equal(store.backups().length, 1);
+  // Nothing left to carry the second time; visits without answers leave no backup behind.
+  assert.deepEqual(await session.carryPractice({ exercises: [demo] }), { carried: 0, redo: [] });
+  who.id = null;
+  await session.open(demo);
+  who.id = 'hana';
+  assert.deepEqual(await session.carryPractice({ exercises: [demo] }), { carried: 0, redo: [] });
+  assert.equal(store.backups().length, 1, 'no backup of an empty practice record');
 });

@@ -1,5 +1,6 @@
 // Small DOM helpers shared by the widgets.
-import { t, has } from './i18n.js';
+import { t, lang } from './i18n.js';
+import { errorMessage } from './catalog.js';
 import { escapeHtml } from './rich.js';
 
 export function h(tag, attrs = {}, ...children) {
@@ -39,18 +40,19 @@ export function row(matrix, r) {
   return Array.from(matrix.data.subarray(r * cols, (r + 1) * cols));
 }
 
-// A core error shown in place: the page's words for known codes, then the
-// core's own message (it says what was wrong and what is allowed).
+// A core error shown in place, in the page's language: the catalog's words
+// for its code and params (catalog.js errorMessage). Only for a code the
+// catalog does not know is the core's own (English) message shown, after a
+// generic line.
 export function errorBox(error, { lesson = false } = {}) {
-  const code = error && error.code;
-  const key = `err.${code}`;
-  const lead = code && has(key) ? t(key, error.params || {}) : t('err.generic');
-  return h(
-    'div',
-    { class: lesson ? 'core-error lesson' : 'core-error', role: 'alert' },
-    h('p', { class: 'core-error-lead' }, lead),
-    h('p', { class: 'core-error-core' }, h('span', { class: 'core-error-label' }, t('err.core_says')), ' ', h('code', {}, error && error.message ? error.message : String(error))),
-  );
+  const known = errorMessage(lang(), error);
+  const parts = known
+    ? [h('p', { class: 'core-error-lead' }, known)]
+    : [
+        h('p', { class: 'core-error-lead' }, t('err.generic')),
+        h('p', { class: 'core-error-core' }, h('span', { class: 'core-error-label' }, t('err.core_says')), ' ', h('code', {}, error && error.message ? error.message : String(error))),
+      ];
+  return h('div', { class: lesson ? 'core-error lesson' : 'core-error', role: 'alert', 'data-code': (error && error.code) || '' }, ...parts);
 }
 
 export function busy(el) {

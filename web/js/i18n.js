@@ -1,8 +1,9 @@
-// UI strings: web/i18n/ja.json and en.json, embedded by the build. t(key,
-// params) fills {name} placeholders. Japanese is the default language.
-/* global __I18N__ */
-const STRINGS = typeof __I18N__ !== 'undefined' ? __I18N__ : { ja: {}, en: {} };
-export const LANGS = ['ja', 'en'];
+// UI strings: the one catalog, web/i18n/ja.json and en.json (catalog.js,
+// bundled by the build). t(key, params) fills {name} placeholders and picks
+// plural forms from {count} (Intl.PluralRules). Japanese is the default.
+import { LANGS, format, hasKey } from './catalog.js';
+
+export { LANGS };
 let current = 'ja';
 
 export function setLang(lang) {
@@ -13,8 +14,7 @@ export function lang() {
   return current;
 }
 export function t(key, params = {}) {
-  const s = STRINGS[current][key] ?? STRINGS.ja[key] ?? key;
-  return s.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+  return format(current, key, params);
 }
 // A {ja, en} object from an exercise file, in the page language.
 export function pick(text) {
@@ -23,5 +23,5 @@ export function pick(text) {
   return text[current] ?? text.ja;
 }
 export function has(key) {
-  return key in STRINGS[current] || key in STRINGS.ja;
+  return hasKey(current, key) || hasKey('ja', key);
 }

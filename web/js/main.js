@@ -128,6 +128,29 @@ function switchLang(l) {
   route();
 }
 
+// Answers given before there was a learner id (practice) go into the
+// learner's record once there is one; the panel says what was carried and
+// the questions that must be answered again say so in place (app.redo).
+app.redo = new Set();
+async function carryPractice() {
+  if (!app.learner?.id || !app.grading) return;
+  try {
+    const r = await app.grading.carryPractice({ exercises: exercises.map(exerciseData) });
+    if (!r.carried && !r.redo.length) return;
+    for (const x of r.redo) app.redo.add(`${x.exercise}\n${x.question}`);
+    const titles = [...new Set(r.redo.map((x) => x.exercise))].map((id) => pick(exercises.find((e) => e.id === id).title));
+    const list = new Intl.ListFormat(lang(), { type: 'conjunction' }).format(titles);
+    const lines = [];
+    if (r.carried) lines.push({ key: 'practice.carried', params: { count: r.carried } });
+    if (r.redo.length) lines.push({ key: 'practice.redo', params: { count: r.redo.length, list } });
+    // After "Learner id set to …" when the id was just typed; on its own otherwise.
+    const saved = app.panelStatus?.key === 'grading.learner_saved' ? app.panelStatus : null;
+    app.panelStatus = saved ? { ...saved, also: lines } : { ...lines[0], kind: 'info', also: lines.slice(1) };
+  } catch (e) {
+    console.warn('carrying practice answers failed', e);
+  }
+}
+
 let routing = 0;
 async function route() {
   const mine = ++routing;
@@ -172,7 +195,11 @@ async function boot() {
     app.grading = createGradingSession({ core: app.core, store: app.store, learner: app.learner, bridge: app.bridge });
     // Inside an LMS package (lms= in its launch URL): scores to SCORM 1.2 / 2004 / cmi5; null otherwise.
     app.lms = await createLmsReporter({ session: app.grading, core: app.core, learner: app.learner, store: app.store, exercises: exercises.map(exerciseData), lang });
-    app.learner.onChange(() => route());
+    app.learner.onChange(async () => {
+      await carryPractice();
+      route();
+    });
+    await carryPractice();
   } catch (e) {
     root.replaceChildren(h('div', { class: 'page-error' }, h('p', {}, t('boot.failed')), errorBox(e)));
     return;

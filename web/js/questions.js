@@ -57,6 +57,8 @@ function shell(block, ctx, kind) {
   const el = h('section', { class: `question q-${kind}`, 'data-question': block.id, 'aria-labelledby': `${block.id}-title` });
   const head = h('h2', { id: `${block.id}-title`, class: 'q-title' }, h('span', { class: 'q-kind' }, block.heading ? pick(block.heading) : t(`q.${kind}`, { n })), ' ', h('span', { class: 'q-state' }));
   el.append(head, h('div', { class: 'prompt', html: richBlock(fill(pick(block.prompt), ctx.variant)) }));
+  const note = ctx.questionNote?.(block.id);
+  if (note) el.append(h('p', { class: 'notice practice-redo' }, note));
   const setDone = (done) => {
     el.classList.toggle('done', done);
     head.querySelector('.q-state').textContent = done ? t('q.done_badge') : '';
@@ -166,7 +168,7 @@ export function numeric(block, ctx) {
       show(
         feedback,
         'wrong',
-        h('p', {}, block.fields.length > 1 ? t('q.wrong_some', { ok: okCount, n: block.fields.length }) : t('q.wrong')),
+        h('p', {}, block.fields.length > 1 ? t('q.wrong_some', { count: okCount, n: block.fields.length }) : t('q.wrong')),
         g.feedback ? h('div', { class: 'mistake', html: richBlock(pick(g.feedback)) }) : null,
         ...(await hintsFor(ctx, block, wrong)),
         attemptsLine(attempts), notSavedLine(notSaved),
@@ -246,8 +248,8 @@ export function choice(block, ctx) {
         feedback,
         'wrong',
         h('p', {}, t('q.wrong')),
-        block.multiple && g.missed.length ? h('p', {}, t('q.missed', { n: g.missed.length })) : null,
-        block.multiple && g.wrongChosen.length ? h('p', {}, t('q.extra', { n: g.wrongChosen.length })) : null,
+        block.multiple && g.missed.length ? h('p', {}, t('q.missed', { count: g.missed.length })) : null,
+        block.multiple && g.wrongChosen.length ? h('p', {}, t('q.extra', { count: g.wrongChosen.length })) : null,
         ...whys.map((o) => h('div', { class: 'mistake', html: `${richInline(pick(o.label))}: ${richInline(pick(o.why))}` })),
         ...(await hintsFor(ctx, block, wrong)),
         attemptsLine(attempts), notSavedLine(notSaved),

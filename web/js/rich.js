@@ -58,6 +58,14 @@ export function texToText(source) {
     .trim();
 }
 
+// A short TeX label (x_1, x_{12}, m_h) as plain Unicode text (x₁, x₁₂, mₕ),
+// for places that show text, not typeset math: table headers, titles.
+const SUB = { 0: '₀', 1: '₁', 2: '₂', 3: '₃', 4: '₄', 5: '₅', 6: '₆', 7: '₇', 8: '₈', 9: '₉', '+': '₊', '-': '₋', '=': '₌', '(': '₍', ')': '₎', a: 'ₐ', e: 'ₑ', h: 'ₕ', i: 'ᵢ', j: 'ⱼ', k: 'ₖ', l: 'ₗ', m: 'ₘ', n: 'ₙ', o: 'ₒ', p: 'ₚ', r: 'ᵣ', s: 'ₛ', t: 'ₜ', u: 'ᵤ', v: 'ᵥ', x: 'ₓ' };
+export function texToUnicode(source) {
+  const sub = (s) => ([...s].every((c) => c in SUB) ? [...s].map((c) => SUB[c]).join('') : `(${s})`);
+  return texToText(String(source).replace(/_\{([^{}]*)\}|_(\w)/g, (m, a, b) => sub(a ?? b)));
+}
+
 // Exercise text as plain text (math read by texToText), for aria-label.
 export function richToText(text) {
   return String(text)

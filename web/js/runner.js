@@ -6,6 +6,7 @@ import { t, pick, lang } from './i18n.js';
 import { richBlock, richInline, tex } from './rich.js';
 import * as questions from './questions.js';
 import * as progress from './progress.js';
+import { variantDependent } from './grading/session.js';
 import { mount as tokens } from './widgets/tokens.js';
 import { mount as outputs } from './widgets/outputs.js';
 import { mount as attention } from './widgets/attention.js';
@@ -113,13 +114,15 @@ export async function renderExercise(root, exercise, app) {
   progress.visit(exercise.id);
   // With a learner id, the core's seeded variant and the kept attempts.
   let graded = null;
-  if (app.learner?.id && app.grading) graded = await app.grading.open(exerciseData(exercise));
-  // Without a learner id, practice on the variant of the empty id (the same for everyone).
+  // Without a learner id: practice, kept under a practice key on the variant
+  // of the empty id (the same for everyone), carried over when an id is set.
+  if (app.grading) graded = await app.grading.open(exerciseData(exercise));
+  const practice = !!graded?.practice;
   // The options' order is the core's too, from the same seed (the empty id's without a learner).
   const hasChoice = exercise.blocks.some((b) => b.type === 'choice');
-  const practice = !graded && (exercise.variants || hasChoice) ? await app.core.call('variant', { exercise: exerciseData(exercise), learner: '' }) : null;
-  const variant = graded?.variant ?? practice?.variant ?? {};
-  const optionOrders = graded?.optionOrders ?? practice?.optionOrders ?? {};
+  const fallback = !graded && (exercise.variants || hasChoice) ? await app.core.call('variant', { exercise: exerciseData(exercise), learner: '' }) : null;
+  const variant = graded?.variant ?? fallback?.variant ?? {};
+  const optionOrders = graded?.optionOrders ?? fallback?.optionOrders ?? {};
   const index = app.exercises.indexOf(exercise);
   const widgets = new Map();
   const touched = new Set();
@@ -146,6 +149,9 @@ export async function renderExercise(root, exercise, app) {
     // The first answer checked (a prediction is its first answer).
     firstAnswer: (questionId) => (graded ? graded.grade?.questions?.find((q) => q.id === questionId)?.response : progress.answers(exercise.id, questionId)[0]),
     solved: (questionId) => !!graded?.grade?.questions?.find((q) => q.id === questionId)?.solved,
+    // Solved when the page was drawn (the kept attempts, or the path's mark); the attempts kept then.
+    isSolved: (questionId) => ctx.solved(questionId) || progress.isCorrect(exercise.id, questionId),
+    attempts: (questionId) => graded?.attempts?.filter((a) => a.question === questionId) ?? [],
     draft: (questionId, answer) => graded && app.grading.draft(ctx.data, questionId, answer),
     // check(questionId, answer): the core's verdict, kept by the grading session when there is a learner.
     // Whether answers are kept per learner (the grading store) rather than by progress.js only.
@@ -160,6 +166,14 @@ export async function renderExercise(root, exercise, app) {
         return r.result;
       }
       return app.core.call('checkAttempt', { exercise: ctx.data, question: questionId, answer, variant, ...options });
+    },
+    // A line shown in place on a question: practice answers to a question
+    // whose values depend on the learner's variant are not carried over.
+    questionNote: (questionId) => {
+      if (!variantDependent(exercise, questionId)) return null;
+      if (practice) return t('practice.redo_before');
+      if (app.redo?.has(`${exercise.id}\n${questionId}`)) return t('practice.redo_after');
+      return null;
     },
     widgets,
     lab: () => lab,
@@ -183,6 +197,7 @@ export async function renderExercise(root, exercise, app) {
     h('h1', { tabindex: '-1', id: 'page-title' }, pick(exercise.title)),
     h('p', { class: 'summary' }, pick(exercise.summary)),
   );
+  if (practice) main.append(h('p', { class: 'notice practice-note', role: 'note' }, t('practice.note')));
   const updateAll = async () => {
     lab = labOf(exercise, app.state);
     // The tokens the page splits the sentence into (the browser's ICU, through the

@@ -32,6 +32,7 @@ export function renderStart(root, app) {
     h('h1', { tabindex: '-1', id: 'page-title' }, t('start.title')),
     h('p', { class: 'lead' }, t('start.lead')),
     h('p', {}, t('start.how')),
+    h('p', {}, t('start.sources')),
     h('p', {}, h('a', { class: 'button', href: app.linkTo(app.exercises[0].id) }, t('start.begin'))),
     h('h2', {}, t('start.path')),
     // Damaged saved progress was dropped: said where the path's state is shown.
@@ -66,8 +67,6 @@ export function renderStart(root, app) {
     // Without the grading panel (it says the same and has its own reset), the honest-grading note here.
     app.grading ? null : h('h2', {}, t('start.honest_title')),
     app.grading ? null : h('p', {}, t('start.honest')),
-    // Practice without a learner id keeps only the path's state: this clears it.
-    app.learner?.id ? null : h('p', {}, h('button', { type: 'button', class: 'secondary', id: 'reset-progress', onclick: () => (progress.reset(), renderStart(root, app)) }, t('start.reset'))),
   );
   // Learner id, submission download / import, reset of the kept attempts.
   if (app.grading) {
@@ -81,7 +80,10 @@ export function renderStart(root, app) {
       exercises: app.exercises.map(exerciseData),
       lang,
       warnings: [...(app.bridge?.warnings ?? []), ...(app.learner?.warnings ?? [])],
-      // A reset of the learner's answers clears the path's state too.
+      // What the panel last said (an id saved, practice carried) survives the re-render.
+      status: app.panelStatus ?? null,
+      onStatus: (s) => (app.panelStatus = s),
+      // The one reset: the learner's (or, before an id, the practice) answers and the path's state.
       onChange: (what) => {
         if (what === 'reset') progress.reset();
         renderStart(root, app);

@@ -7,6 +7,26 @@ import { variantFor } from './learner.js';
 import { buildSubmission, downloadSubmission, importSubmission } from './submission.js';
 import { richToText } from '../rich.js';
 
+// Answers given before a learner id is known are kept as practice, in the
+// attempt store under this learner (a control character: no typed, URL or
+// host id can be it), and carried into the learner's record when an id is
+// set (carryPractice).
+export const PRACTICE_LEARNER = '\u0000practice';
+
+// Whether a question's values depend on the learner's variant: its block
+// names a variant value ("$q" as an args value, {{q}} / {{q.0}} in text). Practice is
+// done on the empty id's variant, so such an answer says nothing about the
+// learner's own values: it is not carried, and the page asks for it again.
+export function variantDependent(exercise, questionId) {
+  const names = Object.keys(exercise?.variants ?? {});
+  if (!names.length) return false;
+  const block = exercise.blocks?.find((b) => b.id === questionId);
+  if (!block) return false;
+  const text = JSON.stringify(block);
+  // A value in args is the whole string "$q" (TeX's $m$ in a prompt is not one).
+  return names.some((n) => text.includes(JSON.stringify(`$${n}`)) || new RegExp(`\\{\\{${n}[.}]`).test(text));
+}
+
 // The wasm PositionLab object (core.checkAttempt(…)) or the page's core client
 // (core.call('checkAttempt', …)), both awaited.
 export async function callCore(core, method, args) {
@@ -88,14 +108,15 @@ export function createGradingSession({ core, store, learner, bridge }) {
      * how many kept attempts the core could not grade here, left out of grade).
      */
     async open(exercise) {
-      const id = needLearner();
-      const v = await variantFor(core, exercise, id);
+      // Without a learner id: practice, on the empty id's variant (the same for everyone).
+      const id = learner.id ?? PRACTICE_LEARNER;
+      const v = learner.id ? await variantFor(core, exercise, id) : await callCore(core, 'variant', { exercise, learner: '' });
       const ref = { learner: id, id: exercise.id, contentHash: v.contentHash };
       store.open({ ...ref, seed: v.seed });
       const o = { exercise, ref, seed: v.seed, variant: v.variant, optionOrders: v.optionOrders ?? {} };
       opened.set(exercise.id, o);
-      bridge?.opened(exercise.id);
-      return view(o);
+      if (learner.id) bridge?.opened(exercise.id);
+      return { ...(await view(o)), practice: !learner.id };
     },
 
     /**
@@ -112,7 +133,7 @@ export function createGradingSession({ core, store, learner, bridge }) {
      */
     async check(exercise, questionId, answer, { lab = {}, lang = 'ja' } = {}) {
       const o = opened.get(exercise.id);
-      if (!o || o.ref.learner !== learner.id) throw new Error(`grading session: open(${exercise.id}) first (or again, after the learner changed)`);
+      if (!o || o.ref.learner !== (learner.id ?? PRACTICE_LEARNER)) throw new Error(`grading session: open(${exercise.id}) first (or again, after the learner changed)`);
       const result = await callCore(core, 'checkAttempt', { exercise, question: questionId, answer, variant: o.variant, lab, lang });
       store.addAttempt(o.ref, { question: questionId, answer, lab, lang });
       // Whether the attempt reached the Storage: null, or why not ('full', 'unavailable').
@@ -122,6 +143,8 @@ export function createGradingSession({ core, store, learner, bridge }) {
       store.setClaimed(o.ref, { points: g.points, max: g.max });
       const q = g.questions.find((x) => x.id === questionId);
       const hints = await hintsFor(o, q);
+      // Practice is kept, not reported: no course page hears of it.
+      if (!learner.id) return { result, question: q, grade: g, hints, complete: false };
       const block = exercise.blocks?.find((b) => b.id === questionId);
       // `answered` is about this answer (as H5P reports it): its own score and success;
       // the name is the prompt as plain text (no TeX).
@@ -171,6 +194,44 @@ export function createGradingSession({ core, store, learner, bridge }) {
       return () => resultListeners.delete(f);
     },
 
+    /**
+     * Carries the practice answers (given before there was a learner id) into
+     * the learner's records, then clears the practice (a reset: a backup is
+     * kept). An answer is carried when its question does not depend on the
+     * variant (variantDependent) and the exercise file is the one the page
+     * has now (same content hash); the claimed score is re-computed by the
+     * core with the learner's seed. Returns {carried, redo: [{exercise,
+     * question}]}: the number of attempts carried, and the questions whose
+     * practice answers were not carried (they must be answered again).
+     * exercises: the page's exercise files.
+     */
+    async carryPractice({ exercises }) {
+      const id = learner.id;
+      const out = { carried: 0, redo: [] };
+      if (!id) return out;
+      const records = store.records({ learner: PRACTICE_LEARNER });
+      // Practice records are opened on every visit; with no answer in them there is nothing to carry (or back up).
+      if (!records.some((r) => r.attempts.length)) return out;
+      for (const r of records) {
+        const ex = exercises.find((e) => e.id === r.id);
+        if (!ex || !r.attempts.length) continue;
+        const v = await variantFor(core, ex, id);
+        if (v.contentHash !== r.contentHash) continue; // an older file: kept in the backup only
+        const keep = r.attempts.filter((a) => !variantDependent(ex, a.question));
+        const redo = new Set(r.attempts.filter((a) => variantDependent(ex, a.question)).map((a) => a.question));
+        for (const question of redo) out.redo.push({ exercise: ex.id, question });
+        if (!keep.length) continue;
+        const ref = { learner: id, id: ex.id, contentHash: v.contentHash };
+        store.open({ ...ref, seed: v.seed });
+        out.carried += store.merge({ ...ref, seed: v.seed, attempts: keep }).added;
+        const g = await callCore(core, 'gradeExercise', { exercise: ex, seed: v.seed, attempts: store.attempts(ref) });
+        store.setClaimed(ref, { points: g.points, max: g.max });
+        opened.delete(ex.id);
+      }
+      store.reset({ learner: PRACTICE_LEARNER });
+      return out;
+    },
+
     // What is typed but not checked yet (kept on pagehide).
     draft(exercise, questionId, answer) {
       const o = opened.get(exercise.id);
@@ -211,7 +272,7 @@ export function createGradingSession({ core, store, learner, bridge }) {
 
     // Clears this learner's answers (of one exercise, or all) after a backup.
     reset({ exerciseId } = {}) {
-      const r = store.reset({ learner: needLearner(), id: exerciseId });
+      const r = store.reset({ learner: learner.id ?? PRACTICE_LEARNER, id: exerciseId });
       if (exerciseId) opened.delete(exerciseId);
       else opened.clear();
       return r;

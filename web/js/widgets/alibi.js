@@ -7,6 +7,7 @@
 // −m_h·|i − j| as a heatmap (the core's alibiBias).
 import { h, errorBox, fmt } from '../dom.js';
 import { t } from '../i18n.js';
+import { richInline } from '../rich.js';
 import { heatmap, matrixRows } from './heatmap.js';
 import { lineplot } from './lineplot.js';
 import { forwardArgs } from './common.js';
@@ -87,9 +88,9 @@ export function mount(el, block, ctx) {
           h(
             'table',
             { class: 'vec-table' },
-            h('caption', {}, t('alibi.slopes_caption', { H })),
+            h('caption', { html: richInline(t('alibi.slopes_caption', { H })) }),
             h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('alibi.head')), ...slopes.map((_, i) => h('th', { scope: 'col' }, String(i + 1))))),
-            h('tbody', {}, h('tr', {}, h('th', { scope: 'row' }, t('alibi.slope')), ...slopes.map((v) => h('td', {}, fmt(v, 4))))),
+            h('tbody', {}, h('tr', {}, h('th', { scope: 'row', html: richInline(t('alibi.slope')) }), ...slopes.map((v) => h('td', {}, fmt(v, 4))))),
           ),
         ),
         heatmap(matrixRows(bias.similarity, 0, S, S), { caption: t('alibi.bias_caption'), rowLabels: labels, colLabels: labels, rowTitle: t('attention.query'), colTitle: t('attention.key') }),

@@ -31,7 +31,7 @@ export function lineplot(series, opts = {}) {
   const yMax = opts.yMax ?? Math.max(...allY);
   const X = (x) => pad.l + ((x - xMin) / (xMax - xMin || 1)) * (W - pad.l - pad.r);
   const Y = (y) => H - pad.b - ((y - yMin) / (yMax - yMin || 1)) * (H - pad.t - pad.b);
-  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'lineplot', role: 'img', 'aria-label': t('plot.aria', { caption: opts.caption ?? '', n: series.length }) });
+  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'lineplot', role: 'img', 'aria-label': t('plot.aria', { caption: opts.caption ?? '', count: series.length }) });
   svg.append(s('rect', { x: pad.l, y: pad.t, width: W - pad.l - pad.r, height: H - pad.t - pad.b, class: 'lp-frame' }));
   for (const yv of [yMin, (yMin + yMax) / 2, yMax]) {
     const tx = s('text', { x: pad.l - 5, y: Y(yv) + 4, class: 'lp-tick', 'text-anchor': 'end' });

@@ -2,6 +2,7 @@
 // and a few of its columns across positions, where the wavelengths show.
 import { h, errorBox } from '../dom.js';
 import { t } from '../i18n.js';
+import { richInline } from '../rich.js';
 import { heatmap } from './heatmap.js';
 import { lineplot } from './lineplot.js';
 
@@ -41,7 +42,7 @@ export function mount(el, block, ctx) {
               h(
                 'table',
                 { class: 'vec-table pe-wavelengths' },
-                h('caption', {}, t('pe.wavelengths_caption')),
+                h('caption', { html: richInline(t('pe.wavelengths_caption')) }),
                 h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('pe.pair')), ...Array.from(wavelengths.data, (_, i) => h('th', { scope: 'col' }, `${2 * i}, ${2 * i + 1}`)))),
                 h('tbody', {}, h('tr', {}, h('th', { scope: 'row' }, t('pe.wavelength')), ...Array.from(wavelengths.data, (v) => h('td', {}, v < 1000 ? v.toFixed(1) : Math.round(v).toLocaleString('en-US'))))),
               ),

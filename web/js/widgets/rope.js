@@ -1,5 +1,5 @@
-// RoPE: pick m, n and a shift k; the core's ropeCheck gives ⟨R_m q, R_n k⟩
-// and ⟨R_{m+k} q, R_{n+k} k⟩. The first pair's rotation is drawn from
+// RoPE: pick m, n and a shift s (k is the key vector); the core's ropeCheck
+// gives ⟨R_m q, R_n k⟩ and ⟨R_{m+s} q, R_{n+s} k⟩. The first pair's rotation is drawn from
 // ropeRotate's output.
 import { h, errorBox, fmt, fmtSmall } from '../dom.js';
 import { t } from '../i18n.js';
@@ -57,7 +57,7 @@ export function mount(el, block, ctx) {
   };
   const errorSlot = h('div');
   const body = h('div', { class: 'rope-body' });
-  el.append(h('div', { class: 'field-row' }, field('m', 'm', 'm'), field('n', 'n', 'n'), field('shift', 'k', 'k')), errorSlot, body);
+  el.append(h('div', { class: 'field-row' }, field('m', 'm', 'm'), field('n', 'n', 'n'), field('shift', 'k', 's')), errorSlot, body);
 
   w.update = async (user = false) => {
     errorSlot.replaceChildren();

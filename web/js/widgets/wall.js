@@ -4,6 +4,7 @@
 // producing values (a few dimensions plotted across positions).
 import { h, errorBox, fmt } from '../dom.js';
 import { t } from '../i18n.js';
+import { richInline } from '../rich.js';
 import { lineplot } from './lineplot.js';
 import { vectorTable } from './common.js';
 
@@ -32,13 +33,14 @@ export function mount(el, block, ctx) {
   const gpt2Out = h('div', { class: 'gpt2-out table-scroll', tabindex: '0' });
   const gpt2 = h('section', { class: 'panel gpt2-attention', 'aria-busy': 'false' }, h('h3', { class: 'sub-title' }, t('wall.gpt2_title')), h('p', { class: 'muted' }, t('wall.gpt2_intro')), runButton, gpt2Progress, gpt2Status, gpt2Out);
   el.append(
-    h('p', { class: 'shape', id: `${block.id}-shape` }, t('wall.shape', { rows, D })),
+    h('p', { class: 'shape', id: `${block.id}-shape`, html: richInline(t('wall.shape', { rows, D })) }),
     h('div', { class: 'slider-row' }, h('label', { for: `${block.id}-slider` }, t('wall.position')), slider, number),
     readout,
     gpt2,
     plots,
   );
 
+  const pastTable = (r) => r.pe === 'learned' && r.error && r.error.code === 'position_past_table';
   let gpt2Ticket = 0;
   async function runAttention() {
     const mine = ++gpt2Ticket;
@@ -90,13 +92,15 @@ export function mount(el, block, ctx) {
               { 'data-scheme': r.pe, 'data-ok': String(r.ok) },
               h('th', { scope: 'row' }, t(`wall.${r.pe}`)),
               h('td', {}, r.ok ? String(Math.round(r.ms)) : '—'),
-              h('td', {}, r.ok ? r.last.map((v) => fmt(v, 3)).join(', ') : t('wall.gpt2_failed')),
+              h('td', {}, r.ok ? r.last.map((v) => fmt(v, 3)).join(', ') : pastTable(r) ? t('wall.gpt2_failed_table', { rows }) : t('wall.gpt2_failed')),
             ),
           ),
         ),
       ),
-      // What the core said, in place, below the table.
-      ...rowsOut.filter((r) => !r.ok).map((r) => errorBox(r.error, { lesson: r.pe === 'learned' })),
+      // What the core said, in place, below the table; the learned table's
+      // wall is already explained once in its panel above (the table's cell
+      // says so), so only other failures are shown here.
+      ...rowsOut.filter((r) => !r.ok && !pastTable(r)).map((r) => errorBox(r.error)),
     );
   }
   runButton.addEventListener('click', () => runAttention());
@@ -157,7 +161,7 @@ export function mount(el, block, ctx) {
     );
     if (curves) {
       plots.replaceChildren(
-        lineplot(curves.learned, { caption: t('wall.plot_learned', { rows }), xLabel: t('pe.pos'), xMin: 0, xMax: max, cursor: pos, wall: rows, wallLabel: t('wall.no_rows', { rows }) }),
+        lineplot(curves.learned, { caption: t('wall.plot_learned', { rows, last: rows - 1 }), xLabel: t('pe.pos'), xMin: 0, xMax: max, cursor: pos, wall: rows, wallLabel: t('wall.no_rows', { rows }) }),
         lineplot(curves.sinusoidal, { caption: t('wall.plot_sinusoidal'), xLabel: t('pe.pos'), xMin: 0, xMax: max, cursor: pos }),
         lineplot(curves.rope, { caption: t('wall.plot_rope'), xLabel: t('pe.pos'), xMin: 0, xMax: max, cursor: pos }),
       );
