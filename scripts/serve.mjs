@@ -1,8 +1,12 @@
 #!/usr/bin/env node
 // A small static server for dist/ on 127.0.0.1. PORT overrides 8080; PORT=0
 // picks a free port. Also importable: `const { server, url } = await serve({ port: 0 })`.
+// Text and wasm go gzip-compressed to browsers that accept it (poslab.wasm
+// shrinks to about a third), with application/wasm for the wasm so the page
+// can compile it while it downloads (WebAssembly.compileStreaming).
 import { createServer } from 'node:http';
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { extname, join, normalize, resolve, sep, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,6 +24,17 @@ const types = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
 };
+
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.ts', '.wasm', '.svg', '.ttf']);
+const gzipped = new Map(); // file → { mtimeMs, size, data }
+
+function gzipOf(file, st) {
+  const hit = gzipped.get(file);
+  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.data;
+  const data = gzipSync(readFileSync(file), { level: 9 });
+  gzipped.set(file, { mtimeMs: st.mtimeMs, size: st.size, data });
+  return data;
+}
 
 export function serve({ root, port = 8080, host = '127.0.0.1' } = {}) {
   const base = resolve(root ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'dist'));
@@ -48,11 +63,17 @@ export function serve({ root, port = 8080, host = '127.0.0.1' } = {}) {
       res.writeHead(404).end('not found');
       return;
     }
-    res.writeHead(200, {
-      'content-type': types[extname(file)] ?? 'application/octet-stream',
-      'content-length': st.size,
-      'cache-control': 'no-cache',
-    });
+    const headers = { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' };
+    if (COMPRESSIBLE.has(extname(file))) {
+      headers.vary = 'accept-encoding';
+      if (/\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+        const data = gzipOf(file, st);
+        res.writeHead(200, { ...headers, 'content-encoding': 'gzip', 'content-length': data.length });
+        res.end(req.method === 'HEAD' ? undefined : data);
+        return;
+      }
+    }
+    res.writeHead(200, { ...headers, 'content-length': st.size });
     if (req.method === 'HEAD') res.end();
     else createReadStream(file).pipe(res);
   });

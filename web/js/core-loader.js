@@ -1,0 +1,94 @@
+// Where the page gets the core's code, once per page load, and how its
+// Workers are made:
+// - served over http(s): the wasm is the separate poslab.wasm, compiled here
+//   with WebAssembly.compileStreaming (the server sends application/wasm) and
+//   handed to each Worker as a WebAssembly.Module; the Workers load only the
+//   small glue, poslab-web.js. So the wasm is downloaded and compiled once.
+// - opened from file://: a Worker cannot load a file, so each is made from a
+//   blob: URL whose source is the glue's own source text (poslab.js, loaded
+//   here as a classic script, the wasm inlined) followed by the Worker's code
+//   (built into app.js as text). The inlined wasm is compiled here once and
+//   handed over the same way. Running plain text needs `worker-src blob:` in
+//   the CSP, not unsafe-eval.
+// Every part may fail (a browser that refuses blob: Workers, say): the page
+// then runs the core on the main thread (core-client.js, trainer.js).
+/* global __WORKER_SOURCES__ */
+import { createLab } from './core-instantiate.js';
+
+const WORKER_SOURCES = typeof __WORKER_SOURCES__ !== 'undefined' ? __WORKER_SOURCES__ : {};
+
+let loaded = null;
+
+export function loadCoreCode() {
+  loaded ??= location.protocol === 'file:' ? fromFile() : fromServer();
+  return loaded;
+}
+
+function addScript(src) {
+  return new Promise((resolve, reject) => {
+    const s = document.createElement('script');
+    s.src = src;
+    s.onload = () => resolve();
+    s.onerror = () => reject(new Error(`${src} did not load`));
+    document.head.append(s);
+  });
+}
+
+function factoryOrThrow(file) {
+  if (typeof globalThis.createPositionLab !== 'function') throw new Error(`${file} did not load`);
+  return globalThis.createPositionLab;
+}
+
+async function compileServed() {
+  if (WebAssembly.compileStreaming) {
+    try {
+      return await WebAssembly.compileStreaming(fetch('poslab.wasm'));
+    } catch {
+      // e.g. a server that does not say application/wasm: compile from the bytes instead.
+    }
+  }
+  const response = await fetch('poslab.wasm');
+  if (!response.ok) throw new Error(`poslab.wasm: HTTP ${response.status}`);
+  return WebAssembly.compile(await response.arrayBuffer());
+}
+
+async function fromServer() {
+  const module = await compileServed();
+  let glue = null;
+  return {
+    module,
+    worker: (file) => new Worker(file),
+    // The main-thread fallback: the glue, loaded only when needed.
+    lab: async () => {
+      glue ??= addScript('poslab-web.js');
+      await glue;
+      return createLab(factoryOrThrow('poslab-web.js'), module);
+    },
+  };
+}
+
+async function fromFile() {
+  await addScript('poslab.js');
+  const factory = factoryOrThrow('poslab.js');
+  let module = null;
+  try {
+    const bytes = factory.inlinedWasm();
+    if (bytes) module = await WebAssembly.compile(bytes);
+  } catch {
+    module = null; // each Worker then compiles the inlined wasm itself
+  }
+  let glue = null;
+  const urls = new Map();
+  return {
+    module,
+    worker: (file) => {
+      if (!WORKER_SOURCES[file]) throw new Error(`no built-in source for ${file}`);
+      if (!urls.has(file)) {
+        glue ??= new Blob([factory.scriptSource()], { type: 'text/javascript' });
+        urls.set(file, URL.createObjectURL(new Blob([glue, WORKER_SOURCES[file]], { type: 'text/javascript' })));
+      }
+      return new Worker(urls.get(file));
+    },
+    lab: () => createLab(factory, module),
+  };
+}
