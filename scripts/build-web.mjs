@@ -2,7 +2,8 @@
 // Writes the static site into dist/ (scripts/build.sh has already copied
 // the core there: poslab.js, the wasm inlined, for Node and file://;
 // poslab-web.js + poslab.wasm for pages served over http; poslab.d.ts):
-//   index.html, app.js (the page, IIFE), worker.js (the Web Worker, IIFE),
+//   index.html, boot.js (starts the wasm's download before app.js, IIFE),
+//   app.js (the page, IIFE), worker.js (the Web Worker, IIFE),
 //   train-worker.js (the training Web Worker of "train short, test long", IIFE),
 //   style.css, katex/ (CSS + fonts, local).
 // app.js also carries both Workers' code as text: from file:// the page makes
@@ -67,6 +68,7 @@ try {
     workerSources[name] = out.outputFiles[0].text;
     writeFileSync(join(dist, name), workerSources[name]);
   }
+  await build({ ...common, entryPoints: [join(web, 'js', 'boot.js')], outfile: join(dist, 'boot.js') });
   await build({
     ...common,
     entryPoints: [join(web, 'js', 'main.js')],

@@ -63,7 +63,14 @@ export function serve({ root, port = 8080, host = '127.0.0.1' } = {}) {
       res.writeHead(404).end('not found');
       return;
     }
-    const headers = { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' };
+    // no-cache: the browser asks again each time, and an unchanged file costs a 304.
+    const modified = new Date(Math.floor(st.mtimeMs / 1000) * 1000);
+    const since = Date.parse(req.headers['if-modified-since'] ?? '');
+    if (Number.isFinite(since) && since >= modified.getTime()) {
+      res.writeHead(304, { 'cache-control': 'no-cache', 'last-modified': modified.toUTCString() }).end();
+      return;
+    }
+    const headers = { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache', 'last-modified': modified.toUTCString() };
     if (COMPRESSIBLE.has(extname(file))) {
       headers.vary = 'accept-encoding';
       if (/\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {

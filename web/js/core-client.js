@@ -43,7 +43,14 @@ function startWorker(code, timeoutMs) {
         reject(new CoreError(event.data.error));
       }
     };
-    worker.postMessage({ id: 0, request: { method: 'init', module: code.module } });
+    code.module.then(
+      (module) => worker.postMessage({ id: 0, request: { method: 'init', module } }),
+      (e) => {
+        clearTimeout(timer);
+        worker.terminate();
+        reject(e);
+      },
+    );
   });
 }
 

@@ -21,8 +21,27 @@ export function createLab(factory, module) {
 }
 
 // In a Worker: the glue is there already (a blob: Worker carries it in its
-// source) or is loaded from the server.
-export function workerLab(module) {
+// source) or is loaded from the server. Workers call this as they start, so
+// the glue downloads while the page still compiles the wasm.
+export function loadGlue() {
   if (typeof self.createPositionLab !== 'function') importScripts('poslab-web.js');
+}
+
+export function workerLab(module) {
+  loadGlue();
   return createLab(self.createPositionLab, module);
+}
+
+// Served over http: poslab.wasm, compiled while it downloads.
+export async function compileServed() {
+  if (WebAssembly.compileStreaming) {
+    try {
+      return await WebAssembly.compileStreaming(fetch('poslab.wasm'));
+    } catch {
+      // e.g. a server that does not say application/wasm: compile from the bytes instead.
+    }
+  }
+  const response = await fetch('poslab.wasm');
+  if (!response.ok) throw new Error(`poslab.wasm: HTTP ${response.status}`);
+  return WebAssembly.compile(await response.arrayBuffer());
 }

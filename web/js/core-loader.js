@@ -1,9 +1,10 @@
 // Where the page gets the core's code, once per page load, and how its
 // Workers are made:
-// - served over http(s): the wasm is the separate poslab.wasm, compiled here
-//   with WebAssembly.compileStreaming (the server sends application/wasm) and
-//   handed to each Worker as a WebAssembly.Module; the Workers load only the
-//   small glue, poslab-web.js. So the wasm is downloaded and compiled once.
+// - served over http(s): the wasm is the separate poslab.wasm, compiled with
+//   WebAssembly.compileStreaming (the server sends application/wasm) from
+//   the moment boot.js runs, in parallel with app.js, and handed to each
+//   Worker as a WebAssembly.Module; the Workers load only the small glue,
+//   poslab-web.js, meanwhile. So the wasm is downloaded and compiled once.
 // - opened from file://: a Worker cannot load a file, so each is made from a
 //   blob: URL whose source is the glue's own source text (poslab.js, loaded
 //   here as a classic script, the wasm inlined) followed by the Worker's code
@@ -12,8 +13,10 @@
 //   the CSP, not unsafe-eval.
 // Every part may fail (a browser that refuses blob: Workers, say): the page
 // then runs the core on the main thread (core-client.js, trainer.js).
+// loadCoreCode() gives { module: Promise<WebAssembly.Module | null>,
+// worker(file), lab() }.
 /* global __WORKER_SOURCES__ */
-import { createLab } from './core-instantiate.js';
+import { createLab, compileServed } from './core-instantiate.js';
 
 const WORKER_SOURCES = typeof __WORKER_SOURCES__ !== 'undefined' ? __WORKER_SOURCES__ : {};
 
@@ -39,21 +42,8 @@ function factoryOrThrow(file) {
   return globalThis.createPositionLab;
 }
 
-async function compileServed() {
-  if (WebAssembly.compileStreaming) {
-    try {
-      return await WebAssembly.compileStreaming(fetch('poslab.wasm'));
-    } catch {
-      // e.g. a server that does not say application/wasm: compile from the bytes instead.
-    }
-  }
-  const response = await fetch('poslab.wasm');
-  if (!response.ok) throw new Error(`poslab.wasm: HTTP ${response.status}`);
-  return WebAssembly.compile(await response.arrayBuffer());
-}
-
 async function fromServer() {
-  const module = await compileServed();
+  const module = globalThis.__poslabWasm ?? compileServed(); // boot.js started it
   let glue = null;
   return {
     module,
@@ -62,7 +52,7 @@ async function fromServer() {
     lab: async () => {
       glue ??= addScript('poslab-web.js');
       await glue;
-      return createLab(factoryOrThrow('poslab-web.js'), module);
+      return createLab(factoryOrThrow('poslab-web.js'), await module);
     },
   };
 }
@@ -77,6 +67,7 @@ async function fromFile() {
   } catch {
     module = null; // each Worker then compiles the inlined wasm itself
   }
+  module = Promise.resolve(module);
   let glue = null;
   const urls = new Map();
   return {
@@ -89,6 +80,6 @@ async function fromFile() {
       }
       return new Worker(urls.get(file));
     },
-    lab: () => createLab(factory, module),
+    lab: async () => createLab(factory, await module),
   };
 }

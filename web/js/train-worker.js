@@ -8,7 +8,9 @@
 // Jobs run one after another, so a start that arrives while a cancelled job
 // is still finishing its chunk waits for it.
 import { train, makeYield, errorRecord } from './train-loop.js';
-import { workerLab } from './core-instantiate.js';
+import { loadGlue, workerLab } from './core-instantiate.js';
+
+loadGlue(); // now, while the page compiles the wasm
 
 let labPromise = null;
 const cancelled = new Set();

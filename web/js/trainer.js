@@ -51,7 +51,14 @@ function startWorker(code) {
         reject(new CoreError(event.data.error));
       }
     };
-    w.postMessage({ type: 'init', module: code.module });
+    code.module.then(
+      (module) => w.postMessage({ type: 'init', module }),
+      (e) => {
+        clearTimeout(timer);
+        w.terminate();
+        reject(e);
+      },
+    );
   });
 }
 

@@ -2,7 +2,9 @@
 // heavy calls (the 1024-wall tables) do not block the page. Its first message,
 // init, brings the page's compiled WebAssembly.Module (core-loader.js).
 import { dispatch, errorRecord } from './core-dispatch.js';
-import { workerLab } from './core-instantiate.js';
+import { loadGlue, workerLab } from './core-instantiate.js';
+
+loadGlue(); // now, while the page compiles the wasm
 
 let labPromise = null;
 
