@@ -151,3 +151,20 @@ test('wall slider: twenty quick arrow keys give a few forward passes, and only t
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a browser that refuses Workers still gets the core, on the main thread (http and file://)', { timeout: 120000 }, async () => {
+  for (const mode of ['http', 'file']) {
+    const { page, context, problems, requests } = await strictPage(mode);
+    await page.addInitScript(() => {
+      window.Worker = function () {
+        throw new Error('Workers are off in this test');
+      };
+    });
+    await gotoReady(page, urlFor(lab, mode, { ex: 'reorder' }));
+    assert.equal(await page.evaluate(() => document.body.dataset.core), 'main', mode);
+    assert.match(await page.locator('footer').innerText(), /メインスレッド/);
+    if (mode === 'http') assert.equal(requests.filter((u) => u.endsWith('/poslab.wasm')).length, 1);
+    assert.deepEqual(problems, [], mode);
+    await context.close();
+  }
+});
