@@ -11,8 +11,9 @@
 //   (built into app.js as text). The inlined wasm is compiled here once and
 //   handed over the same way. Running plain text needs `worker-src blob:` in
 //   the CSP, not unsafe-eval.
-// Every part may fail (a browser that refuses blob: Workers, say): the page
-// then runs the core on the main thread (core-client.js, trainer.js).
+// A server that does not hand out poslab.wasm gets the file:// way. Every
+// part may fail (a browser that refuses blob: Workers, say): the page then
+// runs the core on the main thread (core-client.js, trainer.js).
 // loadCoreCode() gives { module: Promise<WebAssembly.Module | null>,
 // worker(file), lab() }.
 /* global __WORKER_SOURCES__ */
@@ -43,7 +44,15 @@ function factoryOrThrow(file) {
 }
 
 async function fromServer() {
-  const module = globalThis.__poslabWasm ?? compileServed(); // boot.js started it
+  const compiling = globalThis.__poslabWasm ?? compileServed(); // boot.js started it
+  try {
+    await compiling;
+  } catch {
+    // A server that will not hand out poslab.wasm (some LMSs refuse unknown
+    // file types): poslab.js has the wasm inlined, as from file://.
+    return fromFile();
+  }
+  const module = compiling;
   let glue = null;
   return {
     module,

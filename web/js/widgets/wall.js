@@ -8,7 +8,7 @@ import { lineplot } from './lineplot.js';
 import { vectorTable } from './common.js';
 
 const ROPE_STEP = 2;
-const SLIDER_QUIET_MS = 150;
+const SLIDER_QUIET_MS = 250;
 
 export function mount(el, block, ctx) {
   const D = block.d ?? 768;
