@@ -4,7 +4,8 @@
 //   WebAssembly.compileStreaming (the server sends application/wasm) from
 //   the moment boot.js runs, in parallel with app.js, and handed to each
 //   Worker as a WebAssembly.Module; the Workers load only the small glue,
-//   poslab-web.js, meanwhile. So the wasm is downloaded and compiled once.
+//   poslab-web.js (the core's Worker, started by boot.js too, meanwhile).
+//   So the wasm is downloaded and compiled once.
 // - opened from file://: a Worker cannot load a file, so each is made from a
 //   blob: URL whose source is the glue's own source text (poslab.js, loaded
 //   here as a classic script, the wasm inlined) followed by the Worker's code
@@ -50,13 +51,20 @@ async function fromServer() {
   } catch {
     // A server that will not hand out poslab.wasm (some LMSs refuse unknown
     // file types): poslab.js has the wasm inlined, as from file://.
+    globalThis.__poslabWorker?.terminate();
+    globalThis.__poslabWorker = null;
     return fromFile();
   }
   const module = compiling;
   let glue = null;
   return {
     module,
-    worker: (file) => new Worker(file),
+    worker: (file) => {
+      const early = file === 'worker.js' ? globalThis.__poslabWorker : null; // boot.js started it
+      globalThis.__poslabWorker = null;
+      if (early && !early.failedEarly) return early;
+      return new Worker(file);
+    },
     // The main-thread fallback: the glue, loaded only when needed.
     lab: async () => {
       glue ??= addScript('poslab-web.js');
