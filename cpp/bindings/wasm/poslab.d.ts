@@ -253,7 +253,7 @@ declare const createPositionLab: {
    * (a page opened from file:// cannot start a Worker from a file). */
   scriptSource(): string;
   /** The wasm inlined in poslab.js, as bytes (to compile once and hand to Workers); null in poslab-web.js. */
-  inlinedWasm(): Uint8Array | null;
+  inlinedWasm(): Uint8Array<ArrayBuffer> | null;
 };
 export default createPositionLab;
 
