@@ -11,7 +11,9 @@
 // Medians of several runs, one run of each implementation in turn so that a
 // noisy neighbour hurts every column alike, after a warm-up that lets V8 tier
 // the hot wasm up; GFLOP/s by FLOP = 8·S·D² + 4·S²·D. Also the lab-size
-// forward in µs and the wasm memory at S=2048. Prints the table and writes it,
+// forward in µs, the wasm memory at S=2048, and what forward's cache of random
+// weights saves (S=128 D=768: a first call, whose seed is new, against a
+// repeated one). Prints the table and writes it,
 // with every run, to bench/results/bench.json. A benchmark, never a test: it
 // fails only if an implementation's numbers disagree with ours.
 //
@@ -129,6 +131,26 @@ function makeWasmBench(lab, makeInputFn) {
       });
     },
   };
+}
+
+// forward's weights cache: a call with a seed it has not seen makes four
+// D×D projections first; a repeated call reuses them. Text input, as the page
+// sends it. Medians of n alternating pairs.
+function weightsCacheBench(lab, n) {
+  const tokens = Array.from({ length: 128 }, (_, i) => ['犬', 'が', '猫', 'を', '追いかけ', 'た'][i % 6]);
+  const options = (seed) => ({ tokens, pe: 'sinusoidal', dModel: 768, heads: 12, weights: 'random', seed, returnAttention: false });
+  const first = [];
+  const repeated = [];
+  for (let i = 0; i < n; i++) {
+    const o = options(100000 + i); // a seed no earlier call used: the weights are made
+    let t0 = performance.now();
+    lab.forward(o);
+    first.push(performance.now() - t0);
+    t0 = performance.now();
+    lab.forward(o);
+    repeated.push(performance.now() - t0);
+  }
+  return { n, first_ms: median(first), repeated_ms: median(repeated), ratio: median(first) / median(repeated) };
 }
 
 // ---- tfjs-backend-wasm: the same computation with the same weights.
@@ -489,6 +511,8 @@ async function main() {
     native: native ? (await native.request('lab')).map((c) => ({ name: c.case, us: c.median_us })) : null,
   };
   const big = rows.find((r) => r.S === 2048);
+  log('weights cache: forward S=128 D=768, a new seed vs the same seed again');
+  const weightsCache = weightsCacheBench(lab, Math.max(5, RUNS * 2));
   let memory = null;
   if (big) {
     // Also a fresh module that runs only S=2048, so the figure is S=2048's alone.
@@ -565,6 +589,8 @@ async function main() {
       `native ${labSizes.native ? labSizes.native[i].us.toFixed(1) : '—'}`,
     ]));
   });
+  lines.push(`weights cache, forward S=128 D=768 H=12 (Node, median of ${weightsCache.n}): first call (weights made) ` +
+    `${weightsCache.first_ms.toFixed(1)} ms, repeated call (cached) ${weightsCache.repeated_ms.toFixed(1)} ms, ${ratio(weightsCache.ratio)}`);
   if (memory) {
     lines.push(`wasm memory (HEAP8.length; it only grows) after every S up to 2048: Chromium ${mb(memory.chromium_bytes)}, ` +
       `Node ${mb(memory.node_bytes)}; a fresh module after one S=2048 forward: ${mb(memory.fresh_node_s2048_bytes)} ` +
@@ -583,6 +609,7 @@ async function main() {
     openblas: nativeInfo?.openblas ?? null,
     results: rows,
     lab_sizes_us: labSizes,
+    weights_cache: weightsCache,
     wasm_memory: memory,
     table,
   };

@@ -1,9 +1,13 @@
 #!/usr/bin/env node
 // Writes the static site into dist/ (scripts/build.sh has already copied
-// dist/poslab.js and dist/poslab.d.ts there):
-//   index.html, app.js (the page, IIFE), worker.js (the Web Worker, IIFE),
+// the core there: poslab.js, the wasm inlined, for Node and file://;
+// poslab-web.js + poslab.wasm for pages served over http; poslab.d.ts):
+//   index.html, boot.js (starts the wasm's download before app.js, IIFE),
+//   app.js (the page, IIFE), worker.js (the Web Worker, IIFE),
 //   train-worker.js (the training Web Worker of "train short, test long", IIFE),
 //   style.css, katex/ (CSS + fonts, local).
+// app.js also carries both Workers' code as text: from file:// the page makes
+// its Workers from blob: URLs (web/js/core-loader.js).
 // The exercises (exercises/*.yaml) are validated against
 // exercises/exercise.schema.json and embedded in app.js, so the page needs no
 // fetch() and works from file://. A bad exercise file stops the build with a
@@ -65,23 +69,21 @@ const common = {
 };
 
 try {
+  const workerSources = {};
+  for (const name of ['worker.js', 'train-worker.js']) {
+    const out = await build({ ...common, entryPoints: [join(web, 'js', name)], write: false });
+    workerSources[name] = out.outputFiles[0].text;
+    writeFileSync(join(dist, name), workerSources[name]);
+  }
+  await build({ ...common, entryPoints: [join(web, 'js', 'boot.js')], outfile: join(dist, 'boot.js') });
   await build({
     ...common,
     entryPoints: [join(web, 'js', 'main.js')],
     outfile: join(dist, 'app.js'),
     define: {
       __EXERCISES__: JSON.stringify(exercises),
+      __WORKER_SOURCES__: JSON.stringify(workerSources),
     },
-  });
-  await build({
-    ...common,
-    entryPoints: [join(web, 'js', 'worker.js')],
-    outfile: join(dist, 'worker.js'),
-  });
-  await build({
-    ...common,
-    entryPoints: [join(web, 'js', 'train-worker.js')],
-    outfile: join(dist, 'train-worker.js'),
   });
 } catch (e) {
   fail(`esbuild: ${e.message}`);
@@ -109,8 +111,8 @@ for (const f of readdirSync(join(katexDist, 'fonts'))) {
   }
 }
 
-if (!existsSync(join(dist, 'poslab.js'))) {
-  console.warn('build-web: dist/poslab.js is missing (scripts/build.sh copies it); the page will say the core failed to load');
+for (const f of ['poslab.js', 'poslab-web.js', 'poslab.wasm']) {
+  if (!existsSync(join(dist, f))) console.warn(`build-web: dist/${f} is missing (scripts/build.sh copies it); the page will say the core failed to load`);
 }
 writeFileSync(join(dist, 'exercises.json'), JSON.stringify(exercises, null, 1));
 console.log(`build-web: dist/ written (${exercises.length} exercises)`);

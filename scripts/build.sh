@@ -21,6 +21,8 @@ cmake --build build/wasm -j"$jobs"
 echo "build: site (dist/)"
 mkdir -p dist
 cp build/wasm/poslab.js dist/poslab.js
+cp build/wasm/poslab-web.js dist/poslab-web.js
+cp build/wasm/poslab-web.wasm dist/poslab.wasm
 cp cpp/bindings/wasm/poslab.d.ts dist/poslab.d.ts
 node scripts/build-web.mjs
 echo "build: done"

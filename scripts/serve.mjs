@@ -2,6 +2,10 @@
 // A small static server for dist/ on 127.0.0.1. PORT overrides 8080; PORT=0
 // picks a free port. Also importable: `const { server, url } = await serve({ port: 0 })`.
 //
+// Text and wasm go gzip-compressed to browsers that accept it (poslab.wasm
+// shrinks to about a third), with application/wasm for the wasm so the page
+// can compile it while it downloads (WebAssembly.compileStreaming).
+//
 // Security headers: every response has X-Content-Type-Options: nosniff and
 // Referrer-Policy: no-referrer; an HTML page is sent with its own
 // Content-Security-Policy (the one in its <meta>, so the two never differ)
@@ -11,6 +15,7 @@
 // embeds the lab; serve({ frameAncestors }) does the same when imported.
 import { createServer } from 'node:http';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { extname, join, normalize, resolve, sep, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -54,6 +59,17 @@ export function metaPolicy(html) {
   return m ? m[1].replace(/&#39;|&apos;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&') : null;
 }
 
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.ts', '.wasm', '.svg', '.ttf']);
+const gzipped = new Map(); // file → { mtimeMs, size, data }
+
+function gzipOf(file, st) {
+  const hit = gzipped.get(file);
+  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.data;
+  const data = gzipSync(readFileSync(file), { level: 9 });
+  gzipped.set(file, { mtimeMs: st.mtimeMs, size: st.size, data });
+  return data;
+}
+
 export function serve({ root, port = 8080, host = '127.0.0.1', frameAncestors = process.env.FRAME_ANCESTORS ?? DEFAULT_FRAME_ANCESTORS } = {}) {
   const ancestors = checkFrameAncestors(frameAncestors);
   const base = resolve(root ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'dist'));
@@ -82,12 +98,14 @@ export function serve({ root, port = 8080, host = '127.0.0.1', frameAncestors = 
       res.writeHead(404, BASE_HEADERS).end('not found');
       return;
     }
-    const headers = {
-      ...BASE_HEADERS,
-      'content-type': types[extname(file)] ?? 'application/octet-stream',
-      'content-length': st.size,
-      'cache-control': 'no-cache',
-    };
+    // no-cache: the browser asks again each time, and an unchanged file costs a 304.
+    const modified = new Date(Math.floor(st.mtimeMs / 1000) * 1000);
+    const since = Date.parse(req.headers['if-modified-since'] ?? '');
+    if (Number.isFinite(since) && since >= modified.getTime()) {
+      res.writeHead(304, { ...BASE_HEADERS, 'cache-control': 'no-cache', 'last-modified': modified.toUTCString() }).end();
+      return;
+    }
+    const headers = { ...BASE_HEADERS, 'content-type': types[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache', 'last-modified': modified.toUTCString() };
     if (extname(file) === '.html') {
       let policy = DEFAULT_CSP;
       try {
@@ -97,7 +115,16 @@ export function serve({ root, port = 8080, host = '127.0.0.1', frameAncestors = 
       }
       headers['content-security-policy'] = `${policy.replace(/;\s*$/, '')}; frame-ancestors ${ancestors}`;
     }
-    res.writeHead(200, headers);
+    if (COMPRESSIBLE.has(extname(file))) {
+      headers.vary = 'accept-encoding';
+      if (/\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+        const data = gzipOf(file, st);
+        res.writeHead(200, { ...headers, 'content-encoding': 'gzip', 'content-length': data.length });
+        res.end(req.method === 'HEAD' ? undefined : data);
+        return;
+      }
+    }
+    res.writeHead(200, { ...headers, 'content-length': st.size });
     if (req.method === 'HEAD') res.end();
     else createReadStream(file).pipe(res);
   });

@@ -1,6 +1,8 @@
 #include "poslab/model.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "poslab/embedding.hpp"
 #include "poslab/errors.hpp"
@@ -60,19 +62,48 @@ xt::xtensor<float, 2> make_input(const ForwardOptions& o, std::vector<std::strin
     return token_embeddings(tokens, o.d_model, o.seed);
 }
 
-// Cache of the last random projections: regenerating D² normals four times per
-// call would cost more than attention itself for a slider drag at D=768.
-const AttentionWeights& cached_weights(WeightsKind kind, std::size_t width, std::uint32_t seed) {
-    thread_local AttentionWeights cache;
-    thread_local std::uint32_t cache_seed = 0;
-    if (cache.d_model != width || cache.kind != kind || cache_seed != seed) {
-        cache = make_attention_weights(kind, width, seed);
-        cache_seed = seed;
-    }
+// The random projections of the last few (kind, width, seed): regenerating D²
+// normals four times per call would cost more than attention itself at
+// D = 768 (a slider drag, or pages that alternate seeds or widths). A small
+// LRU per thread: safe natively without a lock, and wasm has one thread.
+struct WeightsCache {
+    struct Entry {
+        std::uint32_t seed;
+        std::shared_ptr<const AttentionWeights> weights;
+    };
+    std::vector<Entry> entries;  // most recently used first
+    std::size_t generated = 0;
+};
+WeightsCache& weights_cache() {
+    thread_local WeightsCache cache;
     return cache;
 }
 
+std::shared_ptr<const AttentionWeights> cached_weights(WeightsKind kind, std::size_t width, std::uint32_t seed) {
+    WeightsCache& c = weights_cache();
+    for (std::size_t i = 0; i < c.entries.size(); ++i) {
+        const WeightsCache::Entry& e = c.entries[i];
+        if (e.seed == seed && e.weights->kind == kind && e.weights->d_model == width) {
+            std::rotate(c.entries.begin(), c.entries.begin() + static_cast<std::ptrdiff_t>(i),
+                        c.entries.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+            return c.entries.front().weights;
+        }
+    }
+    auto made = std::make_shared<const AttentionWeights>(make_attention_weights(kind, width, seed));
+    ++c.generated;
+    c.entries.insert(c.entries.begin(), {seed, made});
+    if (c.entries.size() > kWeightsCacheSize) c.entries.pop_back();
+    return made;
+}
+
 }  // namespace
+
+void clear_weights_cache() {
+    weights_cache().entries.clear();
+    weights_cache().generated = 0;
+}
+
+std::size_t weights_cache_generated() { return weights_cache().generated; }
 
 void validate(const ForwardOptions& o) {
     const int inputs = int(o.text.has_value()) + int(o.tokens.has_value()) + int(o.vectors.has_value());
@@ -152,7 +183,8 @@ ForwardResult forward(const ForwardOptions& o) {
 
     xt::xtensor<float, 3> x({1, seq, width});
     std::copy(r.hidden.begin(), r.hidden.end(), x.begin());
-    AttentionResult a = self_attention(x, cached_weights(o.weights, width, o.seed), ao);
+    const std::shared_ptr<const AttentionWeights> weights = cached_weights(o.weights, width, o.seed);
+    AttentionResult a = self_attention(x, *weights, ao);
     r.output = xt::xtensor<float, 2>({seq, width});
     std::copy(a.output.begin(), a.output.end(), r.output.begin());
     r.output_mean = xt::zeros<float>({width});

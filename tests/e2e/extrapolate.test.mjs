@@ -1,5 +1,5 @@
 // "Train short, test long" in Chromium: training at reduced steps over http
-// (a Web Worker) and from file:// (the main thread), the progress bar and
+// (a Web Worker) and from file:// (a Web Worker from a blob: URL), the progress bar and
 // the plots, the numbers shown against the same ExtrapolationRun run in
 // Node, Cancel, a click handled while training, bad input and a core error
 // in place. POSLAB_FULL_RUN=1 also runs the default experiment (5 schemes ×
@@ -60,7 +60,7 @@ for (const mode of ['http', 'file']) {
   test(`${mode}: train 2 schemes × 1 seed × 100 steps; progress, live loss, plot and table equal the core in Node`, { timeout: 60000 }, async () => {
     const { page, context, problems } = await openPage(lab, mode);
     await gotoReady(page, urlFor(lab, mode, { ex: 'train-short-test-long', extra: '&schemes=learned,none&seeds=1&steps=100' }));
-    assert.equal(await page.getAttribute('body', 'data-core'), mode === 'http' ? 'worker' : 'main');
+    assert.equal(await page.getAttribute('body', 'data-core'), 'worker');
     // The URL set the form.
     const checked = await page.locator(`${W} .extrap-schemes input`).evaluateAll((bs) => bs.filter((b) => b.checked).map((b) => b.value));
     assert.deepEqual(checked, ['learned', 'none']);
@@ -73,7 +73,7 @@ for (const mode of ['http', 'file']) {
     await page.waitForFunction((w) => Number(document.querySelector(`${w} [role="progressbar"]`)?.getAttribute('aria-valuenow')) > 0, W);
     assert.equal(await page.locator(`${W} .train-button`).isDisabled(), true, 'Train is off while training');
     assert.match(await page.locator(`${W} .progress-text`).textContent(), /学習型（learned）（シード 1）：ステップ \d+ \/ 100/);
-    assert.match(await page.locator(`${W} .extrap-outcome`).textContent(), mode === 'http' ? /Web Worker/ : /メインスレッド/);
+    assert.match(await page.locator(`${W} .extrap-outcome`).textContent(), /Web Worker/);
     await page.waitForSelector(`${W} .loss-plot svg polyline`);
     await page.screenshot({ path: join(artifacts, `${mode}-extrapolate-training.png`), fullPage: true });
 

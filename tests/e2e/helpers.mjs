@@ -24,7 +24,7 @@ export const CHROMIUM_ARGS = [
 ];
 
 export function requireDist() {
-  for (const f of ['index.html', 'app.js', 'poslab.js', 'worker.js', 'train-worker.js', 'katex/katex.min.css']) {
+  for (const f of ['index.html', 'boot.js', 'app.js', 'poslab.js', 'poslab-web.js', 'poslab.wasm', 'worker.js', 'train-worker.js', 'katex/katex.min.css']) {
     if (!existsSync(join(dist, f))) throw new Error(`dist/${f} is missing: run npm run build first`);
   }
 }

@@ -60,8 +60,8 @@ for (const mode of ['http', 'file']) {
   }
 }
 
-test('file:// runs the core on the main thread; http uses the Worker', { timeout: 60000 }, async () => {
-  for (const [mode, expected] of [['file', 'main'], ['http', 'worker']]) {
+test('the core runs in a Web Worker over http and from file:// (a blob: Worker)', { timeout: 60000 }, async () => {
+  for (const [mode, expected] of [['file', 'worker'], ['http', 'worker']]) {
     const { page, context } = await openPage(lab, mode);
     await gotoReady(page, urlFor(lab, mode, {}));
     assert.equal(await page.getAttribute('body', 'data-core'), expected, mode);

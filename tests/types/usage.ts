@@ -31,3 +31,19 @@ export function useLab(lab: PositionLab): number {
   return first + heads + steps.weights.data[0] + check.maxAbsDiff + enc.encoding.shape[1] + rope.diff +
     grade.score + left + shown.length + mean + progress.loss.length + lab.limits.maxTokens + lab.wasmMemoryBytes();
 }
+
+// The factory's extras: a Worker from a blob: URL, the wasm compiled once.
+import type createPositionLab from '../../cpp/bindings/wasm/poslab';
+export async function fromModule(factory: typeof createPositionLab): Promise<number> {
+  const bytes = factory.inlinedWasm();
+  const source: string = factory.scriptSource();
+  const module = await WebAssembly.compile(bytes ?? new Uint8Array(0));
+  const lab = await factory({
+    instantiateWasm: (imports, receive) => {
+      WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module));
+      return {};
+    },
+    locateFile: (path) => (path.endsWith('.wasm') ? 'poslab.wasm' : path),
+  });
+  return source.length + lab.limits.maxTokens;
+}

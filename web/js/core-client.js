@@ -1,9 +1,10 @@
-// The page's handle on the core. Prefers a Web Worker; when the browser
-// refuses one (Chromium does for pages opened from file://) or it fails to
-// start, runs the same calls on the main thread (the lab's shapes are small
-// enough). Every call returns a Promise; a core error arrives as an Error
-// with .code and .params (the page translates known codes).
+// The page's handle on the core. Runs it in a Web Worker, over http and from
+// file:// alike (core-loader.js says how); when the browser refuses a Worker
+// or it fails to start, runs the same calls on the main thread. Every call
+// returns a Promise; a core error arrives as an Error with .code and .params
+// (the page translates known codes).
 import { dispatch, errorRecord } from './core-dispatch.js';
+import { loadCoreCode } from './core-loader.js';
 
 export class CoreError extends Error {
   constructor(record) {
@@ -14,12 +15,12 @@ export class CoreError extends Error {
   }
 }
 
-function startWorker(timeoutMs) {
+function startWorker(code, timeoutMs) {
   return new Promise((resolve, reject) => {
     let worker;
     try {
-      if (typeof Worker === 'undefined' || location.protocol === 'file:') throw new Error('no worker here');
-      worker = new Worker('worker.js');
+      if (typeof Worker === 'undefined') throw new Error('no worker here');
+      worker = code.worker('worker.js');
     } catch (e) {
       reject(e);
       return;
@@ -42,13 +43,21 @@ function startWorker(timeoutMs) {
         reject(new CoreError(event.data.error));
       }
     };
-    worker.postMessage({ id: 0, request: { method: 'init' } });
+    code.module.then(
+      (module) => worker.postMessage({ id: 0, request: { method: 'init', module } }),
+      (e) => {
+        clearTimeout(timer);
+        worker.terminate();
+        reject(e);
+      },
+    );
   });
 }
 
 export async function createCore() {
+  const code = await loadCoreCode();
   try {
-    const { worker, info } = await startWorker(15000);
+    const { worker, info } = await startWorker(code, 15000);
     let next = 1;
     const pending = new Map();
     worker.onmessage = (event) => {
@@ -69,8 +78,7 @@ export async function createCore() {
   } catch {
     // Fall through to the main thread.
   }
-  if (typeof createPositionLab !== 'function') throw new Error('poslab.js did not load');
-  const lab = await createPositionLab();
+  const lab = await code.lab();
   const request = async (req) => {
     try {
       return dispatch(lab, req);

@@ -1,23 +1,24 @@
-// The training Web Worker: loads its own copy of the core and runs the
+// The training Web Worker: starts its own instance of the core (from the
+// page's compiled WebAssembly.Module, sent with init) and runs the
 // "train short, test long" experiment (train-loop.js), posting progress after
-// every chunk of steps. Messages in: {type: 'init'}, {type: 'start', id,
+// every chunk of steps. Messages in: {type: 'init', module}, {type: 'start', id,
 // options}, {type: 'cancel', id}. Out: {type: 'ready'}, then per job
 // {id, type: 'progress', …}, {id, type: 'result', …}, and last
 // {id, type: 'done' | 'cancelled'} or {id, type: 'error', error: {message, code, params}}.
 // Jobs run one after another, so a start that arrives while a cancelled job
 // is still finishing its chunk waits for it.
 import { train, makeYield, errorRecord } from './train-loop.js';
+import { loadGlue, workerLab } from './core-instantiate.js';
+
+loadGlue(); // now, while the page compiles the wasm
 
 let labPromise = null;
 const cancelled = new Set();
 let queue = Promise.resolve();
 const yieldNow = makeYield();
 
-function core() {
-  if (!labPromise) {
-    importScripts('poslab.js');
-    labPromise = self.createPositionLab();
-  }
+function core(module = null) {
+  labPromise ??= workerLab(module);
   return labPromise;
 }
 
@@ -29,7 +30,7 @@ self.onmessage = async (event) => {
   }
   if (message.type === 'init') {
     try {
-      await core();
+      await core(message.module);
       self.postMessage({ type: 'ready' });
     } catch (e) {
       self.postMessage({ type: 'error', error: errorRecord(e) });

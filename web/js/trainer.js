@@ -1,12 +1,13 @@
 // The page's side of "train short, test long": one training session at a time,
-// run in a dedicated Web Worker (train-worker.js), or — when the browser
-// refuses a Worker (Chromium does for pages opened from file://) — by the
+// run in a dedicated Web Worker (train-worker.js; from file:// too, see
+// core-loader.js), or — when the browser refuses a Worker — by the
 // same chunked loop on the main thread, yielding between chunks so the page
 // stays responsive and Cancel works. The session lives outside the widget, so
 // a re-rendered page (e.g. a language switch) picks it up again; when no
 // widget is left to show it, it is cancelled.
 import { train, makeYield, runList } from './train-loop.js';
 import { CoreError } from './core-client.js';
+import { loadCoreCode } from './core-loader.js';
 
 const WORKER_CHUNK = 10; // steps between progress messages (≈ 60–80 ms of work)
 const MAIN_CHUNK = 5; // smaller on the main thread: the page is blocked during a chunk
@@ -21,12 +22,12 @@ export function activeSession() {
   return current;
 }
 
-function startWorker() {
+function startWorker(code) {
   return new Promise((resolve, reject) => {
     let w;
     try {
-      if (typeof Worker === 'undefined' || location.protocol === 'file:') throw new Error('no worker here');
-      w = new Worker('train-worker.js');
+      if (typeof Worker === 'undefined') throw new Error('no worker here');
+      w = code.worker('train-worker.js');
     } catch (e) {
       reject(e);
       return;
@@ -50,21 +51,27 @@ function startWorker() {
         reject(new CoreError(event.data.error));
       }
     };
-    w.postMessage({ type: 'init' });
+    code.module.then(
+      (module) => w.postMessage({ type: 'init', module }),
+      (e) => {
+        clearTimeout(timer);
+        w.terminate();
+        reject(e);
+      },
+    );
   });
 }
 
 async function getWorker() {
-  worker ??= startWorker().catch(() => null);
+  worker ??= loadCoreCode()
+    .then(startWorker)
+    .catch(() => null);
   return worker;
 }
 
 async function getMainLab(core) {
   if (core?.lab) return core.lab; // the page's own core already runs on the main thread
-  if (!mainLab) {
-    if (typeof createPositionLab !== 'function') throw new Error('poslab.js did not load');
-    mainLab = createPositionLab();
-  }
+  mainLab ??= loadCoreCode().then((code) => code.lab());
   return mainLab;
 }
 

@@ -1,4 +1,5 @@
-// Types for dist/poslab.js, the Position Lab core compiled to WebAssembly.
+// Types for dist/poslab.js (and dist/poslab-web.js, the same API with the wasm
+// in dist/poslab.wasm), the Position Lab core compiled to WebAssembly.
 // Hand-written (Emscripten 3.1.6 has no .d.ts emitter): keep in step with
 // cpp/bindings/wasm/bindings.cpp.
 //
@@ -311,12 +312,24 @@ export interface PositionLab extends PositionLabTraining, PositionLabBench {
 
 export interface ModuleOptions {
   wasmBinary?: ArrayBuffer | Uint8Array;
+  /** Emscripten's hook: instantiate the wasm yourself, e.g. from a WebAssembly.Module compiled once
+   * and shared with Workers: `WebAssembly.instantiate(module, imports).then((i) => receive(i, module)); return {};` */
+  instantiateWasm?: (imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => object;
+  /** Where poslab-web.js finds its wasm (it asks for 'poslab-web.wasm'; dist/ names it poslab.wasm). */
+  locateFile?: (path: string) => string;
   print?: (text: string) => void;
   printErr?: (text: string) => void;
 }
 
 /** The module factory (a global in a classic script; module.exports in Node). */
-declare function createPositionLab(options?: ModuleOptions): Promise<PositionLab>;
+declare const createPositionLab: {
+  (options?: ModuleOptions): Promise<PositionLab>;
+  /** The source of a classic script that defines this same factory: for a Worker made from a blob: URL
+   * (a page opened from file:// cannot start a Worker from a file). */
+  scriptSource(): string;
+  /** The wasm inlined in poslab.js, as bytes (to compile once and hand to Workers); null in poslab-web.js. */
+  inlinedWasm(): Uint8Array<ArrayBuffer> | null;
+};
 export default createPositionLab;
 
 // ---- Train short, test long (cpp/bindings/wasm/train_bindings.cpp) ----

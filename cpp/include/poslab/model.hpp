@@ -53,6 +53,14 @@ struct ForwardResult {
 void validate(const ForwardOptions& options);
 ForwardResult forward(const ForwardOptions& options);
 
+// forward keeps the random projections of the last kWeightsCacheSize
+// (weights kind, width, seed) it used, per thread (least recently used goes
+// first). For tests and benchmarks: empty this thread's cache, and count how
+// many times it generated weights since the last clear.
+constexpr std::size_t kWeightsCacheSize = 4;
+void clear_weights_cache();
+std::size_t weights_cache_generated();
+
 struct EncodingOptions {
     PositionScheme scheme = PositionScheme::sinusoidal;  // sinusoidal or learned
     std::size_t length = 8;

@@ -4,10 +4,6 @@
 // filled by message(); {count} picks the plural form (see catalog.js).
 import { format } from '../catalog.js';
 
-/* global __I18N__ */
-// Newer strings live in web/i18n/*.json only (embedded by the build as __I18N__).
-const I18N = typeof __I18N__ !== 'undefined' ? __I18N__ : null;
-
 // The text of `key` in `lang` (falling back to Japanese) with {name}s filled.
 export function message(key, lang = 'ja', params = {}) {
   return format(lang, key, params);

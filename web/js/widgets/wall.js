@@ -9,6 +9,7 @@ import { lineplot } from './lineplot.js';
 import { vectorTable } from './common.js';
 
 const ROPE_STEP = 2;
+const SLIDER_QUIET_MS = 250;
 
 export function mount(el, block, ctx) {
   const D = block.d ?? 768;
@@ -41,9 +42,42 @@ export function mount(el, block, ctx) {
   );
 
   const pastTable = (r) => r.pe === 'learned' && r.error && r.error.code === 'position_past_table';
+  // One run at a time (a run is three forward passes of up to 2048 × 768,
+  // and a pass cannot be stopped once the core has it). A new request
+  // supersedes the run in flight at once: it stops before its next scheme and
+  // draws nothing. The slider's requests wait until it has been still for
+  // SLIDER_QUIET_MS (each arrow key is a change), so held keys start one run,
+  // for the last position; the button starts one right away. At most one run
+  // is in flight and one wanted. data-shown-s says which S the table shows.
   let gpt2Ticket = 0;
-  async function runAttention() {
-    const mine = ++gpt2Ticket;
+  let gpt2Running = false;
+  let gpt2Wanted = false;
+  let quietTimer = null;
+  function startLatest() {
+    quietTimer = null;
+    if (gpt2Running) {
+      gpt2Wanted = true;
+      return;
+    }
+    gpt2Running = true;
+    (async () => {
+      try {
+        do {
+          gpt2Wanted = false;
+          await runAttention(gpt2Ticket);
+        } while (gpt2Wanted);
+      } finally {
+        gpt2Running = false;
+      }
+    })();
+  }
+  function requestAttention(wait) {
+    gpt2Ticket++;
+    clearTimeout(quietTimer);
+    if (wait) quietTimer = setTimeout(startLatest, wait);
+    else startLatest();
+  }
+  async function runAttention(mine) {
     const S = w.state.pos + 1;
     const lab = ctx.lab();
     let sentence;
@@ -77,6 +111,7 @@ export function mount(el, block, ctx) {
     gpt2Progress.hidden = true;
     gpt2.setAttribute('aria-busy', 'false');
     gpt2Status.textContent = t('wall.gpt2_done', { S });
+    gpt2.dataset.shownS = String(S);
     gpt2Out.replaceChildren(
       h(
         'table',
@@ -103,8 +138,8 @@ export function mount(el, block, ctx) {
       ...rowsOut.filter((r) => !r.ok && !pastTable(r)).map((r) => errorBox(r.error)),
     );
   }
-  runButton.addEventListener('click', () => runAttention());
-  slider.addEventListener('change', () => runAttention());
+  runButton.addEventListener('click', () => requestAttention(0));
+  slider.addEventListener('change', () => requestAttention(SLIDER_QUIET_MS));
   // The curves do not depend on the slider: computed once per update.
   let curves = null;
   const q0 = Array.from({ length: D }, (_, i) => (i % 2 === 0 ? 1 : 0));
