@@ -25,6 +25,14 @@ TEST(Tokenizer, EnglishSplitsOnSpacesAndPunctuationAndFoldsCase) {
     EXPECT_EQ(t[0], t[3]);  // "The" and "the" are one token
 }
 
+TEST(Tokenizer, AMultiCharacterWordAtTheVeryEnd) {
+    // The longest match must reach the last character: 追いかけ ends the text.
+    EXPECT_EQ(tokenize("猫が追いかけ"), (Tokens{"猫", "が", "追いかけ"}));
+    EXPECT_EQ(tokenize("犬を追いかけ"), (Tokens{"犬", "を", "追いかけ"}));
+    EXPECT_EQ(tokenize("the keys"), (Tokens{"the", "keys"}));
+    EXPECT_EQ(tokenize("keys"), (Tokens{"keys"}));
+}
+
 TEST(Tokenizer, OtherScriptsAndMixedText) {
     EXPECT_EQ(tokenize("  Hello,\tWORLD!\n"), (Tokens{"hello", ",", "world", "!"}));
     EXPECT_EQ(tokenize("Ünïcode ÀÉ"), (Tokens{"ünïcode", "àé"}));
