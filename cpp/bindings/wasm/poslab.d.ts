@@ -19,7 +19,8 @@ export interface Matrix {
 /** What every function throws: message in English, code and params for translations. */
 export interface PositionLabError extends Error {
   name: 'PositionLabError';
-  /** Stable identifier, e.g. 'position_past_table', 'odd_width', 'empty_text', 'unknown_option'. */
+  /** Stable identifier, e.g. 'position_past_table', 'odd_width', 'empty_text', 'unknown_option';
+   * 'too_large' when a request is past the lab's memory or a grading limit (nesting over 32, …). */
   code: string;
   /** The values involved, as strings (e.g. {position: '1024', max_positions: '1024'}). */
   params: Record<string, string>;
@@ -196,6 +197,9 @@ export interface ExerciseGrade {
   points: number;
   max: number;
   questions: { id: string; points: number; max: number; attempts: number; ignored: number; solved: boolean; hintsUnlocked: number }[];
+  /** Attempts not graded: 'lab_not_allowed' (lab settings the exercise does not offer; one per attempt)
+   * or 'too_many_attempts' (past 200 for one question; one per question, with count). */
+  rejected: { attempt?: number; question: string; status: 'lab_not_allowed' | 'too_many_attempts'; message: string; count?: number }[];
 }
 
 export interface Limits {
