@@ -578,6 +578,9 @@ std::pair<double, double> range_of(const json& lab_spec, const std::string& key)
     return {lo, hi};
 }
 
+// A whole number as 64, not 64.0.
+json whole_or(double v) { return v == std::floor(v) && std::fabs(v) < 9e15 ? json(static_cast<long long>(v)) : json(v); }
+
 std::string shown(const json& v) {
     const std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
     return s.size() > 60 ? s.substr(0, 57) + "..." : s;
@@ -605,7 +608,7 @@ std::string setting_problem(const json& spec, const std::string& key, const json
         }
         if (double(count) > max_tokens)
             return "the sentence has " + std::to_string(count) + " tokens; this exercise allows at most " +
-                   shown(json(max_tokens));
+                   shown(whole_or(max_tokens));
         return {};
     }
     if (key == "pe") {
@@ -630,11 +633,11 @@ std::string setting_problem(const json& spec, const std::string& key, const json
         const double v = value.get<double>();
         if (!free) {
             const double fixed = spec.value(key, key == "d" ? 8.0 : key == "seed" ? 0.0 : 1.0);
-            return v == fixed ? std::string() : "this exercise has no " + key + " control; " + key + " is " + shown(json(fixed));
+            return v == fixed ? std::string() : "this exercise has no " + key + " control; " + key + " is " + shown(whole_or(fixed));
         }
         const auto [lo, hi] = range_of(spec, key);
         if (v < lo || v > hi)
-            return key + " must be from " + shown(json(lo)) + " to " + shown(json(hi)) + " in this exercise, got " + shown(value);
+            return key + " must be from " + shown(whole_or(lo)) + " to " + shown(whole_or(hi)) + " in this exercise, got " + shown(value);
         return {};
     }
     if (key == "weights") {
@@ -673,7 +676,7 @@ std::string task_answer_problem(const json& exercise, const json& question, cons
         }
         if (value.is_array() && double(value.size()) > max_list)
             return key + " has " + std::to_string(value.size()) + " entries; this exercise allows at most " +
-                   shown(json(max_list));
+                   shown(whole_or(max_list));
     }
     return {};
 }
