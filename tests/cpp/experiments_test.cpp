@@ -44,6 +44,16 @@ TEST(PermutationCheck, AThreeCycleAgainstTheReference) {
     EXPECT_GT(permutation_check(o, perm).max_abs_diff, 1e-3);
 }
 
+TEST(PermutationCheck, AThreeCycleOfTokens) {
+    // Text input goes through the token path: row i of PX is token perm[i] of X.
+    ForwardOptions o;
+    o.text = "犬が猫";  // 犬, が, 猫
+    const std::vector<std::size_t> perm = {1, 2, 0};
+    const auto c = permutation_check(o, perm);
+    EXPECT_EQ(c.permuted.tokens, (std::vector<std::string>{"が", "猫", "犬"}));
+    EXPECT_LT(c.max_abs_diff, 1e-6);  // no position information: equivariant
+}
+
 TEST(PermutationCheck, RejectsBadPermutations) {
     ForwardOptions o;
     o.text = "犬が猫";

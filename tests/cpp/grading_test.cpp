@@ -383,3 +383,21 @@ TEST(GradingHostile, LearnerIds) {
     EXPECT_NE(learner_id_problem("a\rb"), "");
     EXPECT_NE(learner_id_problem(std::string(kMaxLearnerIdBytes + 1, 'a')), "");
 }
+
+TEST(GradingHostile, RtolIsRelativeToTheExpectedValueNotTheAnswer) {
+    // numpy.isclose(a, b): |a - b| <= atol + rtol·|b|, b the expected value (worked by hand):
+    EXPECT_TRUE(is_close(1.0, 2.0, 0.5, 0.0));   // |1 - 2| = 1 <= 0.5·2
+    EXPECT_FALSE(is_close(2.0, 1.0, 0.5, 0.0));  // |2 - 1| = 1 >  0.5·1 (it would pass against 0.5·|answer|)
+}
+
+TEST(GradingHostile, ForeignExceptionsGetACodeAndAReadableMessage) {
+    // What wasm used to report as code "error", message "std::bad_alloc" or "vector".
+    const std::bad_alloc oom;
+    const std::length_error len("vector");
+    EXPECT_EQ(error_code(oom), "too_large");
+    EXPECT_EQ(error_code(len), "too_large");
+    EXPECT_NE(error_message(len).find("too large for the lab's memory"), std::string::npos);
+    EXPECT_NE(error_message(oom).find("fewer tokens"), std::string::npos);
+    EXPECT_EQ(error_code(std::runtime_error("x")), "");
+    EXPECT_EQ(error_message(std::runtime_error("x")), "x");
+}
