@@ -176,6 +176,20 @@ nlohmann::json tensor_json(const xt::xtensor<float, 3>& t) {
 }
 
 int print_json(const nlohmann::json& j) {
+    // JSON has no Inf or NaN (nlohmann writes null, which reads like a masked
+    // score): a non-finite result is an overflow, and an error that says so.
+    std::vector<std::pair<const nlohmann::json*, std::string>> stack{{&j, ""}};
+    while (!stack.empty()) {
+        const auto [v, where] = stack.back();
+        stack.pop_back();
+        if (v->is_number_float() && !std::isfinite(v->get<double>()))
+            throw InvalidArgument("non_finite", "the result is not a finite number at " + (where.empty() ? "the top" : where) +
+                                                    " (an overflow past float range); use smaller inputs (values, base, d-model)");
+        if (v->is_object())
+            for (auto it = v->begin(); it != v->end(); ++it) stack.push_back({&it.value(), where.empty() && it.key().size() ? it.key() : where});
+        else if (v->is_array())
+            for (const auto& e : *v) stack.push_back({&e, where});
+    }
     std::cout << j.dump() << '\n';
     return 0;
 }

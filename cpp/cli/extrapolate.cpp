@@ -59,6 +59,11 @@ std::vector<std::int64_t> parse_seeds(const Args& a) {
     std::set<std::size_t> seen;
     const std::vector<std::size_t> list =
         a.has("--seeds") ? a.get_size_list("--seeds") : std::vector<std::size_t>{1, 2, 3};
+    // Each seed is a full training run per scheme: a long list is hours of work.
+    constexpr std::size_t kMaxSeeds = 16;
+    if (list.size() > kMaxSeeds)
+        throw InvalidArgument("cli", "--seeds lists " + std::to_string(list.size()) + " seeds; at most " +
+                                         std::to_string(kMaxSeeds) + " are allowed");
     for (std::size_t s : list) {
         if (s > 4294967295u)
             throw InvalidArgument("cli", "--seeds entries must be from 0 to 4294967295, got " +

@@ -1,11 +1,13 @@
 // poslab grade: the instructor's authoritative re-grade. Every score is
 // recomputed from the raw answers with the same core the page uses; the score
 // the page claimed is only compared, never trusted.
+#include <algorithm>
 #include <chrono>
 #include <dirent.h>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <new>
 #include <sstream>
 
 #include "cli_common.hpp"
@@ -26,8 +28,19 @@ score from the raw answers, ignoring the score the page claimed, and reports
 per learner and exercise: points, max, the claimed points and whether they
 differ. A file that is not a submission, an exercise the folder does not have,
 or an exercise whose content changed since the attempt (content hash) is
-reported in its row; every other file is still graded. Exit status: 0 when
-every row was graded, 1 when some rows could not be, 2 on a usage error.
+reported in its row; every other file is still graded. Several entries for
+one exercise are graded as one history (flag duplicate_entries:N).
+
+Status per row: graded · invalid_file (not JSON, not a submission, a field of
+the wrong type, a bad learner id) · too_large (over 8 MB, nested over 32 deep,
+a string over 64 KiB) · invalid_exercise (an entry or attempt the exercise
+cannot take) · unknown_exercise · hash_mismatch. Flags (last column):
+duplicate_entries:N, lab_not_allowed:N (attempts with lab settings the
+exercise does not allow; not graded), too_many_attempts:N (past 200 per
+question; not graded). Cells starting with = + - @ tab or CR get a leading '.
+
+Exit status: 0 when every row was graded with no flag, 1 when some row was
+not graded or is flagged (the CSV still has every row), 2 on a usage error.
 
   poslab exercise-info FILE…        id, content hash of exercise files
   poslab variant --exercise FILE --learner ID   the seed and variant a learner gets
@@ -65,10 +78,15 @@ std::map<std::string, Exercise> load_exercises(const std::string& dir) {
     return out;
 }
 
+// One CSV cell, neutralised as OWASP recommends for formula injection: a cell
+// starting with = + - @ tab or CR gets a leading ' (a spreadsheet then shows
+// it as text), and a cell holding a comma, quote, CR or LF is quoted.
 std::string csv_field(const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string cell = s;
+    if (!cell.empty() && std::string("=+-@\t\r").find(cell[0]) != std::string::npos) cell = "'" + cell;
+    if (cell.find_first_of(",\"\r\n") == std::string::npos) return cell;
     std::string q = "\"";
-    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    for (char c : cell) q += c == '"' ? std::string("\"\"") : std::string(1, c);
     return q + "\"";
 }
 
@@ -81,37 +99,98 @@ std::string number_text(double v) {
 json row(const std::string& file, const std::string& learner, const std::string& exercise, const std::string& status,
          const std::string& message = "") {
     return {{"file", file}, {"learner", learner}, {"exercise", exercise}, {"points", nullptr}, {"max", nullptr},
-            {"claimedPoints", nullptr}, {"claimedDiffers", nullptr}, {"status", status}, {"message", message}};
+            {"claimedPoints", nullptr}, {"claimedDiffers", nullptr}, {"status", status}, {"message", message},
+            {"flags", json::array()}};
 }
 
-void grade_file(const std::string& path, const std::map<std::string, Exercise>& exercises, json& rows) {
-    json sub;
+std::string type_name(const json& v) {
+    if (v.is_string()) return "text";
+    if (v.is_number()) return "a number";
+    if (v.is_boolean()) return "true/false";
+    if (v.is_null()) return "null";
+    return v.is_array() ? "a list" : "an object";
+}
+
+// The submission file's text, or a status row saying why not (unreadable, too large, too deep).
+bool read_submission(const std::string& path, json& sub, json& rows) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        rows.push_back(row(path, "", "", "invalid_file", "cannot read the file"));
+        return false;
+    }
+    std::string text(g::kMaxSubmissionBytes + 1, '\0');
+    in.read(&text[0], static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    if (text.size() > g::kMaxSubmissionBytes) {
+        rows.push_back(row(path, "", "", "too_large",
+                           "the file is larger than " + std::to_string(g::kMaxSubmissionBytes >> 20) +
+                               " MB; a submission is never that large"));
+        return false;
+    }
+    // Before the parser: a deeply nested file must be refused, not walked.
+    if (const std::string p = g::json_text_problem(text); !p.empty()) {
+        rows.push_back(row(path, "", "", "too_large", "the file is " + p + "; a submission nests at most " +
+                                                           std::to_string(g::kMaxDepth)));
+        return false;
+    }
     try {
-        std::ifstream in(path, std::ios::binary);
-        if (!in) throw std::runtime_error("cannot read the file");
-        sub = json::parse(in);
+        sub = json::parse(text);
     } catch (const std::exception& e) {
         rows.push_back(row(path, "", "", "invalid_file", std::string("not JSON: ") + e.what()));
-        return;
+        return false;
     }
-    if (!sub.is_object() || sub.value("format", "") != "position-lab-submission") {
+    if (const std::string p = g::json_value_problem(sub); !p.empty()) {
+        rows.push_back(row(path, "", "", "too_large", "the file holds " + p));
+        return false;
+    }
+    return true;
+}
+
+void grade_entries(const std::string& path, const json& sub, const std::map<std::string, Exercise>& exercises,
+                   json& rows) {
+    if (!sub.is_object() || !sub.contains("format") || sub["format"] != "position-lab-submission") {
         rows.push_back(row(path, "", "", "invalid_file", "not a Position Lab submission (format is not \"position-lab-submission\")"));
         return;
     }
-    if (sub.value("version", 0) != 1) {
-        rows.push_back(row(path, "", "", "invalid_file", "submission version " + sub.value("version", json(0)).dump() + " is not supported (this grader reads version 1)"));
+    if (!sub.contains("version") || !sub["version"].is_number_integer() || sub["version"] != 1) {
+        rows.push_back(row(path, "", "", "invalid_file",
+                           "submission version " + (sub.contains("version") ? sub["version"].dump() : std::string("(none)")) +
+                               " is not supported (this grader reads version 1, the number)"));
         return;
     }
-    if (!sub.contains("learner") || !sub["learner"].is_string() || sub["learner"].get<std::string>().empty() ||
-        !sub.contains("exercises") || !sub["exercises"].is_array()) {
-        rows.push_back(row(path, "", "", "invalid_file", "a submission needs a learner id and a list of exercises"));
+    if (!sub.contains("learner") || !sub["learner"].is_string() || !sub.contains("exercises") || !sub["exercises"].is_array()) {
+        rows.push_back(row(path, "", "", "invalid_file", "a submission needs a learner id (text) and a list of exercises"));
         return;
     }
     const std::string learner = sub["learner"].get<std::string>();
-    for (const json& e : sub["exercises"]) {
-        const std::string id = e.is_object() ? e.value("id", "") : "";
-        if (id.empty()) {
-            rows.push_back(row(path, learner, "", "invalid_exercise", "an exercise entry has no id"));
+    if (const std::string p = g::learner_id_problem(learner); !p.empty()) {
+        rows.push_back(row(path, "", "", "invalid_file", p));
+        return;
+    }
+    // Entries for one exercise are graded together: a second copy cannot
+    // escape max_attempts, and the row is flagged.
+    std::vector<std::string> order;
+    std::map<std::string, std::vector<const json*>> groups;
+    const json& entries = sub["exercises"];
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+        const json& e = entries[k];
+        const std::string at = "exercise entry " + std::to_string(k + 1);
+        if (!e.is_object()) {
+            rows.push_back(row(path, learner, "", "invalid_exercise", at + " is " + type_name(e) + ", not an object"));
+            continue;
+        }
+        if (!e.contains("id") || !e["id"].is_string() || e["id"].get<std::string>().empty()) {
+            rows.push_back(row(path, learner, "", "invalid_exercise",
+                               at + ": id must be text" + (e.contains("id") ? ", got " + type_name(e["id"]) : "")));
+            continue;
+        }
+        const std::string id = e["id"].get<std::string>();
+        if (e.contains("contentHash") && !e["contentHash"].is_string()) {
+            rows.push_back(row(path, learner, id, "invalid_exercise", at + ": contentHash must be text, got " + type_name(e["contentHash"])));
+            continue;
+        }
+        if (e.contains("attempts") && !e["attempts"].is_array()) {
+            rows.push_back(row(path, learner, id, "invalid_exercise", at + ": attempts must be a list, got " + type_name(e["attempts"])));
             continue;
         }
         auto it = exercises.find(id);
@@ -119,35 +198,93 @@ void grade_file(const std::string& path, const std::map<std::string, Exercise>& 
             rows.push_back(row(path, learner, id, "unknown_exercise", "the exercises folder has no exercise '" + id + "'"));
             continue;
         }
-        const Exercise& ex = it->second;
         const std::string hash = e.value("contentHash", "");
-        if (hash != ex.hash) {
+        if (hash != it->second.hash) {
             rows.push_back(row(path, learner, id, "hash_mismatch",
                                "answered for another version of the exercise (content hash " + hash + ", the folder has " +
-                                   ex.hash + ")"));
+                                   it->second.hash + ")"));
             continue;
         }
+        if (!groups.count(id)) order.push_back(id);
+        groups[id].push_back(&e);
+    }
+    for (const std::string& id : order) {
+        const Exercise& ex = exercises.at(id);
+        const std::vector<const json*>& group = groups[id];
         // The variant is recomputed from the learner id: a seed edited in the file changes nothing.
         const std::uint32_t seed = g::variant_seed(learner, id, ex.hash);
         json r = row(path, learner, id, "graded");
+        json flags = json::array();
+        json attempts = json::array();
+        bool timed = true;
+        for (const json* e : group)
+            for (const json& a : e->value("attempts", json::array())) {
+                timed = timed && a.is_object() && a.contains("time") && a["time"].is_string();
+                attempts.push_back(a);
+            }
+        if (group.size() > 1) {
+            flags.push_back("duplicate_entries:" + std::to_string(group.size()));
+            // One history: the copies' attempts in time order (ISO times), else in file order.
+            if (timed)
+                std::stable_sort(attempts.begin(), attempts.end(), [](const json& x, const json& y) {
+                    return x["time"].get_ref<const std::string&>() < y["time"].get_ref<const std::string&>();
+                });
+        }
         try {
-            const json graded = g::grade_exercise(ex.data, seed, e.value("attempts", json::array()));
+            const json graded = g::grade_exercise(ex.data, seed, attempts);
             r["points"] = graded["points"];
             r["max"] = graded["max"];
             r["questions"] = graded["questions"];
+            r["rejected"] = graded["rejected"];
+            std::size_t lab_rejected = 0, over = 0;
+            for (const json& x : graded["rejected"]) {
+                if (x["status"] == "lab_not_allowed") ++lab_rejected;
+                else over += x.value("count", std::size_t(0));
+            }
+            if (lab_rejected) flags.push_back("lab_not_allowed:" + std::to_string(lab_rejected));
+            if (over) flags.push_back("too_many_attempts:" + std::to_string(over));
             std::string notes;
-            if (e.contains("seed") && e["seed"] != json(seed)) notes = "the file's seed was not this learner's; graded with " + std::to_string(seed);
-            if (e.contains("claimed") && e["claimed"].is_object() && e["claimed"].contains("points") &&
-                e["claimed"]["points"].is_number()) {
-                const double claimed = e["claimed"]["points"].get<double>();
+            double claimed = -1;
+            bool has_claim = false;
+            for (const json* e : group) {
+                if (e->contains("seed") && (*e)["seed"] != json(seed))
+                    notes = "the file's seed was not this learner's; graded with " + std::to_string(seed);
+                if (e->contains("claimed") && (*e)["claimed"].is_object() && (*e)["claimed"].contains("points") &&
+                    (*e)["claimed"]["points"].is_number()) {
+                    claimed = std::max(claimed, (*e)["claimed"]["points"].get<double>());
+                    has_claim = true;
+                }
+            }
+            if (has_claim) {
                 r["claimedPoints"] = claimed;
                 r["claimedDiffers"] = std::fabs(claimed - graded["points"].get<double>()) > 1e-9;
             }
+            if (!graded["rejected"].empty()) {
+                const json& first = graded["rejected"][0];
+                notes += (notes.empty() ? "" : "; ") + std::string("not graded: ") + first.value("message", "") +
+                         (graded["rejected"].size() > 1 ? " (and more)" : "");
+            }
             r["message"] = notes;
         } catch (const std::exception& ex_err) {
-            r = row(path, learner, id, "invalid_exercise", ex_err.what());
+            r = row(path, learner, id, error_code(ex_err) == "too_large" ? "too_large" : "invalid_exercise", ex_err.what());
         }
+        r["flags"] = flags;
         rows.push_back(r);
+    }
+}
+
+void grade_file(const std::string& path, const std::map<std::string, Exercise>& exercises, json& rows) {
+    const std::size_t before = rows.size();
+    try {
+        json sub;
+        if (!read_submission(path, sub, rows)) return;
+        grade_entries(path, sub, exercises, rows);
+    } catch (const std::exception& e) {
+        // Whatever a file does, it loses only its own rows, never the batch.
+        rows.erase(rows.begin() + static_cast<std::ptrdiff_t>(before), rows.end());
+        const std::string code = error_code(e);
+        rows.push_back(row(path, "", "", code == "too_large" || dynamic_cast<const std::bad_alloc*>(&e) ? "too_large" : "invalid_file",
+                           e.what()));
     }
 }
 
@@ -162,23 +299,31 @@ int cmd_grade(int argc, char** argv) {
     json rows = json::array();
     for (const std::string& f : a.positional()) grade_file(f, exercises, rows);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    bool all_graded = true;
-    for (const json& r : rows) all_graded = all_graded && r["status"] == "graded";
+    bool clean = true;
+    for (const json& r : rows) clean = clean && r["status"] == "graded" && r["flags"].empty();
+    // Text that is not UTF-8 (a file name, a parser's message quoting the file) is shown with U+FFFD, never fatal.
+    const auto dump = [](const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); };
     if (format == "json") {
-        std::cout << json{{"rows", rows}, {"files", a.positional().size()}, {"seconds", seconds}}.dump() << '\n';
+        std::cout << dump(json{{"rows", rows}, {"files", a.positional().size()}, {"seconds", seconds}}) << '\n';
     } else {
-        std::cout << "file,learner,exercise,points,max,claimed_points,claimed_differs,status,message\n";
+        std::cout << "file,learner,exercise,points,max,claimed_points,claimed_differs,status,message,flags\n";
         for (const json& r : rows) {
             auto num = [&](const char* k) { return r[k].is_number() ? number_text(r[k].get<double>()) : std::string(); };
-            std::cout << csv_field(r["file"]) << ',' << csv_field(r["learner"]) << ',' << csv_field(r["exercise"]) << ','
-                      << num("points") << ',' << num("max") << ',' << num("claimedPoints") << ','
+            auto text = [&](const char* k) {  // as UTF-8 (U+FFFD for bad bytes), then neutralised
+                const std::string quoted = dump(r[k]);
+                return csv_field(json::parse(quoted).get<std::string>());
+            };
+            std::string flags;
+            for (const json& f : r["flags"]) flags += (flags.empty() ? "" : ";") + f.get<std::string>();
+            std::cout << text("file") << ',' << text("learner") << ',' << text("exercise") << ',' << num("points") << ','
+                      << num("max") << ',' << num("claimedPoints") << ','
                       << (r["claimedDiffers"].is_boolean() ? (r["claimedDiffers"].get<bool>() ? "yes" : "no") : "") << ','
-                      << r["status"].get<std::string>() << ',' << csv_field(r["message"]) << '\n';
+                      << r["status"].get<std::string>() << ',' << text("message") << ',' << csv_field(flags) << '\n';
         }
     }
     std::cerr << "poslab grade: " << a.positional().size() << " file(s), " << rows.size() << " row(s) in " << seconds
               << " s\n";
-    return all_graded ? 0 : 1;
+    return clean ? 0 : 1;
 }
 
 int cmd_exercise_info(int argc, char** argv) {
@@ -196,6 +341,8 @@ int cmd_variant(int argc, char** argv) {
     Args a(argc, argv, {"--exercise", "--learner"}, {});
     if (!a.has("--exercise") || !a.has("--learner"))
         throw InvalidArgument("cli", "variant needs --exercise FILE and --learner ID");
+    if (const std::string p = g::learner_id_problem(a.get("--learner", "")); !p.empty())
+        throw InvalidArgument("cli", "--learner: " + p);
     const json ex = load_yaml_file(a.get("--exercise", ""));
     const std::string hash = g::content_hash(ex);
     const std::uint32_t seed = g::variant_seed(a.get("--learner", ""), ex.value("id", ""), hash);

@@ -99,10 +99,19 @@ int cmd_attention_steps(int argc, char** argv) {
     std::set<std::string> flags = kForwardFlags;
     flags.insert("--scale");
     Args a(argc, argv, flags, kForwardSwitches);
-    AttentionSteps st = attention_steps(forward_options(a), parse_score_scale(a.get("--scale", "sqrt_dk")));
+    const ForwardOptions o = forward_options(a);
+    AttentionSteps st = attention_steps(o, parse_score_scale(a.get("--scale", "sqrt_dk")));
     nlohmann::json j = forward_json(st.forward);
     j["dots"] = tensor_json(st.dots);
     j["scores"] = tensor_json(st.scores);
+    // A masked score (causal, above the diagonal) is -inf by design: null in
+    // JSON. Any other non-finite value is an overflow, refused by print_json.
+    if (o.causal)
+        for (auto& head : j["scores"])  // [heads][S][S]
+            for (std::size_t i = 0; i < head.size(); ++i)
+                for (std::size_t c = i + 1; c < head[i].size(); ++c)
+                    if (head[i][c].is_number() && std::isinf(head[i][c].get<double>()) && head[i][c].get<double>() < 0)
+                        head[i][c] = nullptr;
     j["weights"] = tensor_json(st.weights);
     j["stepOutput"] = tensor_json(st.output);
     return print_json(j);

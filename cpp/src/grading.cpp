@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <regex>
 #include <set>
+#include <utility>
 
 #include "poslab/api_json.hpp"
 #include "poslab/errors.hpp"
@@ -65,6 +65,27 @@ std::pair<double, double> tolerance_of(const json& question) {
         if (t.contains("atol") && !t.contains("rtol")) rtol = 0.0;
     }
     return {rtol, atol};
+}
+
+// A task's `error: {code, params}`: the call failed with that code, and each
+// named param has that value (numbers compared as numbers).
+bool error_matches(const json& want, const std::string& code, const ErrorParams& params) {
+    if (!want.is_object() || !want.contains("code") || !want["code"].is_string())
+        throw exercise_error("a task's error needs a code (the core's error code, e.g. position_past_table)");
+    if (code != want["code"].get<std::string>()) return false;
+    const json expected = want.value("params", json::object());
+    for (const auto& [k, v] : expected.items()) {
+        const auto it = params.find(k);
+        if (it == params.end()) return false;
+        if (v.is_number()) {
+            char* end = nullptr;
+            const double got = std::strtod(it->second.c_str(), &end);
+            if (it->second.empty() || *end != '\0' || got != v.get<double>()) return false;
+        } else if (!v.is_string() || it->second != v.get<std::string>()) {
+            return false;
+        }
+    }
+    return true;
 }
 
 AttemptResult malformed(const std::string& message) {
@@ -247,16 +268,23 @@ AttemptResult check_task(const json& q, const json& answer, const json& variant,
             return malformed(key + " must be at most " + it->second["max"].dump());
         args[key] = value;
     }
+    if (c.contains("is_error"))
+        throw exercise_error("task '" + q.value("id", "?") +
+                             "': is_error passes on any error; name the one the task teaches: error: {code, params}");
     bool failed = false;
+    std::string code;
+    ErrorParams params;
     json result;
     try {
         result = call_json(c.at("call").get<std::string>(), args);
-    } catch (const std::exception&) {
+    } catch (const std::exception& e) {
         failed = true;
+        code = error_code(e);
+        params = error_params(e);
     }
     bool ok = false;
-    if (c.contains("is_error")) {
-        ok = failed == c["is_error"].get<bool>();
+    if (c.contains("error")) {
+        ok = failed && error_matches(c["error"], code, params);
     } else if (!failed) {
         const json& v = json_at_path(result, c.at("path").get<std::string>());
         if (c.contains("equals")) ok = to_doubles(v) == to_doubles(substitute(c["equals"], variant, lab, lang));
@@ -320,6 +348,8 @@ bool is_close(double answer, double expected, double rtol, double atol) {
 }
 
 std::optional<double> parse_number(const std::string& text) {
+    // Bounded before anything else: no answer field is a hundred characters long.
+    if (text.size() > 4 * kMaxNumberChars) return std::nullopt;
     std::string ascii;
     for (std::size_t i = 0; i < text.size();) {
         const char32_t c = next_code_point(text, i);
@@ -332,8 +362,29 @@ std::optional<double> parse_number(const std::string& text) {
         else if (c < 0x80) ascii += static_cast<char>(c);
         else return std::nullopt;
     }
-    static const std::regex number(R"(^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$)");
-    if (!std::regex_match(ascii, number)) return std::nullopt;
+    if (ascii.size() > kMaxNumberChars) return std::nullopt;
+    // [+-]? (digits [.] digits? | . digits) ([eE] [+-]? digits)?, scanned once
+    // left to right (std::regex recursed per character and overflowed the stack).
+    const std::size_t n = ascii.size();
+    std::size_t i = 0;
+    auto digits = [&] {
+        std::size_t count = 0;
+        while (i < n && ascii[i] >= '0' && ascii[i] <= '9') ++i, ++count;
+        return count;
+    };
+    if (i < n && (ascii[i] == '+' || ascii[i] == '-')) ++i;
+    std::size_t mantissa = digits();
+    if (i < n && ascii[i] == '.') {
+        ++i;
+        mantissa += digits();
+    }
+    if (mantissa == 0) return std::nullopt;
+    if (i < n && (ascii[i] == 'e' || ascii[i] == 'E')) {
+        ++i;
+        if (i < n && (ascii[i] == '+' || ascii[i] == '-')) ++i;
+        if (digits() == 0) return std::nullopt;
+    }
+    if (i != n) return std::nullopt;
     const double v = std::strtod(ascii.c_str(), nullptr);
     if (!std::isfinite(v)) return std::nullopt;
     return v;
@@ -567,16 +618,221 @@ QuestionGrade grade_question(const json& question, const std::vector<Attempt>& a
     return g;
 }
 
+std::string json_text_problem(const std::string& text, std::size_t max_depth) {
+    std::size_t depth = 0;
+    bool in_string = false, escaped = false;
+    for (const char ch : text) {
+        if (in_string) {
+            if (escaped) escaped = false;
+            else if (ch == '\\') escaped = true;
+            else if (ch == '"') in_string = false;
+        } else if (ch == '"') {
+            in_string = true;
+        } else if (ch == '[' || ch == '{') {
+            if (++depth > max_depth)
+                return "nested more than " + std::to_string(max_depth) + " levels deep (arrays and objects)";
+        } else if ((ch == ']' || ch == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return {};
+}
+
+std::string json_value_problem(const json& value, std::size_t max_depth) {
+    std::vector<std::pair<const json*, std::size_t>> stack{{&value, 0}};
+    auto long_string = [](const std::string& s) {
+        return "a string of " + std::to_string(s.size()) + " bytes; strings may be at most " +
+               std::to_string(kMaxStringBytes);
+    };
+    while (!stack.empty()) {
+        const auto [v, depth] = stack.back();
+        stack.pop_back();
+        if (v->is_string() && v->get_ref<const std::string&>().size() > kMaxStringBytes)
+            return long_string(v->get_ref<const std::string&>());
+        if (!v->is_structured()) continue;
+        if (depth + 1 > max_depth)
+            return "nested more than " + std::to_string(max_depth) + " levels deep (arrays and objects)";
+        if (v->is_object()) {
+            for (auto it = v->begin(); it != v->end(); ++it) {
+                if (it.key().size() > kMaxStringBytes) return long_string(it.key());
+                stack.push_back({&it.value(), depth + 1});
+            }
+        } else {
+            for (const json& e : *v) stack.push_back({&e, depth + 1});
+        }
+    }
+    return {};
+}
+
+std::string learner_id_problem(const std::string& id) {
+    if (id.empty()) return "the learner id is empty";
+    if (id.size() > kMaxLearnerIdBytes)
+        return "the learner id has " + std::to_string(id.size()) + " bytes; at most " +
+               std::to_string(kMaxLearnerIdBytes) + " are allowed";
+    for (std::size_t i = 0; i < id.size();) {
+        const unsigned char b = static_cast<unsigned char>(id[i]);
+        std::size_t len = b < 0x80 ? 1 : (b & 0xE0) == 0xC0 ? 2 : (b & 0xF0) == 0xE0 ? 3 : (b & 0xF8) == 0xF0 ? 4 : 0;
+        if (len == 0 || i + len > id.size()) return "the learner id is not valid UTF-8";
+        char32_t cp = len == 1 ? b : len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
+        for (std::size_t k = 1; k < len; ++k) {
+            const unsigned char c = static_cast<unsigned char>(id[i + k]);
+            if ((c & 0xC0) != 0x80) return "the learner id is not valid UTF-8";
+            cp = (cp << 6) | (c & 0x3F);
+        }
+        const char32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+        if (cp < least[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return "the learner id is not valid UTF-8";
+        if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0))
+            return "the learner id contains a control character (tab, newline, …); use letters, digits and punctuation";
+        i += len;
+    }
+    return {};
+}
+
+namespace {
+
+bool is_whole(const json& v) { return v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() == std::floor(v.get<double>()); }
+
+// The exercise's range for a number setting: lab.ranges.<key>.{min,max}, else the defaults.
+std::pair<double, double> range_of(const json& lab_spec, const std::string& key) {
+    double lo = key == "seed" ? 0.0 : 1.0;
+    double hi = key == "d" ? double(kDefaultMaxD) : key == "heads" ? double(kDefaultMaxHeads)
+              : key == "tokens" ? double(kDefaultMaxTokens) : 4294967295.0;
+    if (lab_spec.contains("ranges") && lab_spec["ranges"].contains(key)) {
+        const json& r = lab_spec["ranges"][key];
+        if (r.contains("min")) lo = r["min"].get<double>();
+        if (r.contains("max")) hi = r["max"].get<double>();
+    }
+    return {lo, hi};
+}
+
+// A whole number as 64, not 64.0.
+json whole_or(double v) { return v == std::floor(v) && std::fabs(v) < 9e15 ? json(static_cast<long long>(v)) : json(v); }
+
+std::string shown(const json& v) {
+    const std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
+    return s.size() > 60 ? s.substr(0, 57) + "..." : s;
+}
+
+// One lab setting (key as the page's lab names it) against the exercise's lab section.
+std::string setting_problem(const json& spec, const std::string& key, const json& value) {
+    std::set<std::string> controls;
+    for (const json& c : spec.value("controls", json::array())) controls.insert(c.get<std::string>());
+    const std::string control = key == "causal" ? "mask" : key;
+    const bool free = controls.count(control) != 0;
+    if (key == "sentence") {
+        if (!value.is_string()) return "sentence must be text, got " + shown(value);
+        if (!free && spec.contains("sentence")) {
+            const json& fixed = spec["sentence"];
+            const bool same = is_text(fixed) ? value == fixed["ja"] || value == fixed["en"] : value == fixed;
+            if (!same) return "this exercise has no sentence control; the sentence is the exercise's own";
+        }
+        const double max_tokens = range_of(spec, "tokens").second;
+        std::size_t count = 0;
+        try {
+            count = tokenize(value.get<std::string>()).size();
+        } catch (const std::exception& e) {
+            return std::string("sentence: ") + e.what();
+        }
+        if (double(count) > max_tokens)
+            return "the sentence has " + std::to_string(count) + " tokens; this exercise allows at most " +
+                   shown(whole_or(max_tokens));
+        return {};
+    }
+    if (key == "pe") {
+        if (!value.is_string()) return "pe must be a scheme name, got " + shown(value);
+        if (!free) {
+            const json fixed = spec.value("pe", json("none"));
+            return value == fixed ? std::string() : "this exercise has no position-information control; pe is " + shown(fixed);
+        }
+        const json schemes = spec.value("schemes", json{"none", "sinusoidal", "learned", "rope", "alibi"});
+        for (const json& s : schemes)
+            if (s == value) return {};
+        return "pe " + shown(value) + " is not one of this exercise's schemes " + shown(schemes);
+    }
+    if (key == "causal") {
+        if (!value.is_boolean()) return "causal must be true or false, got " + shown(value);
+        const json fixed = spec.value("causal", json(false));
+        if (!free && value != fixed) return "this exercise has no mask control; causal is " + shown(fixed);
+        return {};
+    }
+    if (key == "d" || key == "seed" || key == "heads") {
+        if (!is_whole(value)) return key + " must be a whole number, got " + shown(value);
+        const double v = value.get<double>();
+        if (!free) {
+            const double fixed = spec.value(key, key == "d" ? 8.0 : key == "seed" ? 0.0 : 1.0);
+            return v == fixed ? std::string() : "this exercise has no " + key + " control; " + key + " is " + shown(whole_or(fixed));
+        }
+        const auto [lo, hi] = range_of(spec, key);
+        if (v < lo || v > hi)
+            return key + " must be from " + shown(whole_or(lo)) + " to " + shown(whole_or(hi)) + " in this exercise, got " + shown(value);
+        return {};
+    }
+    if (key == "weights") {
+        const json fixed = spec.value("weights", json("random"));
+        return value == fixed ? std::string() : "weights is " + shown(fixed) + " in this exercise";
+    }
+    return "'" + key + "' is not a lab setting (sentence, pe, causal, d, seed, heads, weights)";
+}
+
+}  // namespace
+
+std::string lab_problem(const json& exercise, const json& lab) {
+    if (!lab.is_object()) return "lab must be an object of settings, got " + shown(lab);
+    const json spec = exercise.value("lab", json::object());
+    for (const auto& [key, value] : lab.items()) {
+        const std::string p = setting_problem(spec, key, value);
+        if (!p.empty()) return "lab: " + p;
+    }
+    return {};
+}
+
+std::string task_answer_problem(const json& exercise, const json& question, const json& answer) {
+    if (question.value("type", "") != "task" || !answer.is_object()) return {};
+    const json spec = exercise.value("lab", json::object());
+    const json& cond = question.at("condition");
+    const json& c = cond.contains("check") ? cond["check"] : cond;
+    const json free = c.value("free", json::array());
+    const double max_list = range_of(spec, "tokens").second;
+    for (const auto& [key, value] : answer.items()) {
+        std::string where;
+        if (free.is_object() && free.contains(key))
+            where = free[key].is_string() ? free[key].get<std::string>() : free[key].value("path", "");
+        if (where.rfind("lab.", 0) == 0) {
+            const std::string p = setting_problem(spec, where.substr(4), value);
+            if (!p.empty()) return key + ": " + p;
+        }
+        if (value.is_array() && double(value.size()) > max_list)
+            return key + " has " + std::to_string(value.size()) + " entries; this exercise allows at most " +
+                   shown(whole_or(max_list));
+    }
+    return {};
+}
+
 json grade_exercise(const json& exercise, std::uint32_t seed, const json& attempts) {
     if (!attempts.is_array()) throw InvalidArgument("bad_attempts", "attempts must be a list");
+    // Checked before any copy or recursive walk of the learner's data.
+    if (const std::string p = json_value_problem(attempts); !p.empty())
+        throw InvalidArgument("too_large", "attempts: " + p);
     const json variant = make_variant(exercise, seed);
     std::map<std::string, std::vector<Attempt>> by_question;
+    json rejected = json::array();
+    std::map<std::string, std::size_t> over_limit;
     for (std::size_t i = 0; i < attempts.size(); ++i) {
         const json& a = attempts[i];
         if (!a.is_object() || !a.contains("question") || !a["question"].is_string() || !a.contains("answer"))
             throw InvalidArgument("bad_attempts", "attempt " + std::to_string(i) + " needs a question id and an answer");
         const std::string id = a["question"].get<std::string>();
-        find_question(exercise, id);  // throws for a question the exercise does not have
+        const json& question = find_question(exercise, id);  // throws for a question the exercise does not have
+        std::string not_allowed = a.contains("lab") ? lab_problem(exercise, a["lab"]) : std::string();
+        if (not_allowed.empty()) not_allowed = task_answer_problem(exercise, question, a["answer"]);
+        if (!not_allowed.empty()) {
+            rejected.push_back({{"attempt", i}, {"question", id}, {"status", "lab_not_allowed"}, {"message", not_allowed}});
+            continue;
+        }
+        if (by_question[id].size() >= kMaxAttemptsPerQuestion) {
+            ++over_limit[id];
+            continue;
+        }
         Attempt at;
         at.answer = a["answer"];
         if (a.contains("lab")) at.lab = a["lab"];
@@ -601,8 +857,13 @@ json grade_exercise(const json& exercise, std::uint32_t seed, const json& attemp
         if (g.response) row["response"] = *g.response;
         out["questions"].push_back(std::move(row));
     }
+    for (const auto& [id, count] : over_limit)
+        rejected.push_back({{"question", id}, {"status", "too_many_attempts"}, {"count", count},
+                            {"message", std::to_string(count) + " attempts past the first " +
+                                            std::to_string(kMaxAttemptsPerQuestion) + " were not graded"}});
     out["points"] = points;
     out["max"] = max;
+    out["rejected"] = rejected;
     return out;
 }
 

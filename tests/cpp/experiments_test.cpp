@@ -19,6 +19,41 @@ TEST(PermutationCheck, VectorsInput) {
     EXPECT_GT(permutation_check(o, {1, 0}).max_abs_diff, 1e-2);
 }
 
+TEST(PermutationCheck, AThreeCycleAgainstTheReference) {
+    // [1, 2, 0] is not its own inverse: a check written against P⁻¹ would fail here.
+    const ref::Mat x = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0.5, 0, 2, 1}};
+    const std::vector<std::size_t> perm = {1, 2, 0};
+    ForwardOptions o;
+    o.vectors = std::vector<std::vector<double>>(x.begin(), x.end());
+    o.weights = WeightsKind::identity;
+    const auto c = permutation_check(o, perm);
+    const ref::Attn before = ref::attention(x, 1, false);
+    ref::Mat px;
+    for (std::size_t i : perm) px.push_back(x[i]);
+    const ref::Attn after = ref::attention(px, 1, false);
+    for (std::size_t i = 0; i < 3; ++i)
+        for (std::size_t d = 0; d < 4; ++d) {
+            EXPECT_NEAR(c.original.output(i, d), before.output[i][d], 1e-5);
+            EXPECT_NEAR(c.permuted.output(i, d), after.output[i][d], 1e-5);
+            EXPECT_NEAR(after.output[i][d], before.output[perm[i]][d], 1e-9);  // equivariance, in the reference
+        }
+    EXPECT_LT(c.max_abs_diff, 1e-6);
+    EXPECT_EQ(c.permutation, perm);
+    // With position information the same 3-cycle changes the outputs.
+    o.pe = PositionScheme::sinusoidal;
+    EXPECT_GT(permutation_check(o, perm).max_abs_diff, 1e-3);
+}
+
+TEST(PermutationCheck, AThreeCycleOfTokens) {
+    // Text input goes through the token path: row i of PX is token perm[i] of X.
+    ForwardOptions o;
+    o.text = "犬が猫";  // 犬, が, 猫
+    const std::vector<std::size_t> perm = {1, 2, 0};
+    const auto c = permutation_check(o, perm);
+    EXPECT_EQ(c.permuted.tokens, (std::vector<std::string>{"が", "猫", "犬"}));
+    EXPECT_LT(c.max_abs_diff, 1e-6);  // no position information: equivariant
+}
+
 TEST(PermutationCheck, RejectsBadPermutations) {
     ForwardOptions o;
     o.text = "犬が猫";

@@ -38,7 +38,8 @@ const json kExercise = json::parse(R"J({
                  {"id": "learned", "label": {"ja": "学習", "en": "learned"}}, {"id": "sinusoidal", "label": {"ja": "正弦", "en": "sinusoidal"}}],
      "answer": ["rope", "alibi"]},
     {"type": "task", "id": "wall", "prompt": {"ja": "壁", "en": "wall"},
-     "condition": {"call": "forward", "args": {"text": "犬が猫", "pe": "learned"}, "free": ["positionOffset"], "is_error": true}},
+     "condition": {"call": "forward", "args": {"text": "犬が猫", "pe": "learned"}, "free": {"positionOffset": {"path": "wall.state.pos", "min": 0, "max": 2047}},
+                   "error": {"code": "position_past_table", "params": {"max_positions": 1024}}}},
     {"type": "task", "id": "scaled", "prompt": {"ja": "倍率", "en": "scale"},
      "condition": {"call": "forward", "args": {"vectors": [["$scale", 0], [0, 1]], "weights": "identity"}, "free": [], "path": "output.data.0", "gt": 0.75}}
   ]})J");
@@ -121,7 +122,7 @@ TEST(Grading, TasksAreReRunByTheCore) {
     EXPECT_EQ(check_attempt(q("wall"), json{{"positionOffset", 1022}}, {}, kNoLab).status, "correct");
     EXPECT_EQ(check_attempt(q("wall"), json{{"positionOffset", 1000}}, {}, kNoLab).status, "incorrect");
     // Only the free options may be set: the text is the task's own.
-    const auto r = check_attempt(q("wall"), json{{"text", "犬"}, {"positionOffset", 5000}}, {}, kNoLab);
+    const auto r = check_attempt(q("wall"), json{{"text", "犬"}, {"positionOffset", 1500}}, {}, kNoLab);
     EXPECT_EQ(r.status, "malformed");
     EXPECT_NE(r.message.find("cannot set 'text'"), std::string::npos);
     // Variants reach task args: x1 = (scale, 0) gives a larger weight on itself for scale > 1.
@@ -274,4 +275,163 @@ TEST(Grading, PlainValueFunctionsTakeTheirOptionObjectToo) {
     EXPECT_EQ(call_json("alibiSlopes", json{{"heads", 2}}), call_json("alibiSlopes", json(2)));
     EXPECT_EQ(call_json("tokenize", json{{"text", "犬が猫"}}), call_json("tokenize", json("犬が猫")));
     EXPECT_THROW(call_json("alibiSlopes", json{{"head", 2}}), std::invalid_argument);
+}
+
+// ---- Hostile input (issue 11) ----
+
+TEST(GradingHostile, OnlyAtolIsCheckedInsideTheBandUpToAtolPlusOnePercent) {
+    // atol 0.005 alone means |a - w| <= 0.005 with no relative part: w + 0.008
+    // is within atol + 1%·w (0.0117) but must be wrong.
+    const double w = std::exp(M_SQRT1_2) / (std::exp(M_SQRT1_2) + 1);
+    const std::string in = std::to_string(w + 0.004), band = std::to_string(w + 0.008);
+    const std::string other = std::to_string(1 - w);
+    EXPECT_EQ(check_attempt(q("weights"), strings({in.c_str(), other.c_str()}), {}, kNoLab).status, "correct");
+    const auto r = check_attempt(q("weights"), strings({band.c_str(), other.c_str()}), {}, kNoLab);
+    EXPECT_EQ(r.status, "partial");
+    EXPECT_FALSE(r.parts[0]);
+}
+
+TEST(GradingHostile, LongAndOddNumbersNeitherCrashNorParse) {
+    // std::regex recursed per character: 30 000 digits overflowed the stack.
+    EXPECT_FALSE(parse_number(std::string(30000, '1')).has_value());
+    EXPECT_FALSE(parse_number(std::string(200000, '1') + "x").has_value());
+    EXPECT_EQ(parse_number(std::string(50, '0') + "1.5"), 1.5);  // long but under the cap
+    for (const char* bad : {".", "+", "-.", "1e", "1e+", "e5", ".e1", "1.2.", "1e5.0", "+-1", "1 e5x"})
+        EXPECT_FALSE(parse_number(bad).has_value()) << bad;
+    EXPECT_EQ(parse_number("+.5E+1"), 5.0);
+    EXPECT_EQ(parse_number("-7.e-1"), -0.7);
+}
+
+TEST(GradingHostile, DeepAnswersAreRefusedBeforeAnyWalk) {
+    std::string deep;
+    for (int i = 0; i < 200000; ++i) deep += '[';
+    EXPECT_NE(json_text_problem(deep), "");
+    EXPECT_EQ(json_text_problem(R"({"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", "b": [[1]]})"), "");  // brackets in strings do not count
+    json v = json::array();
+    for (int i = 0; i < 40; ++i) v = json::array({v});
+    EXPECT_NE(json_value_problem(v), "");
+    const json attempts = json::array({{{"question", "property"}, {"answer", v}}});
+    try {
+        grade_exercise(kExercise, 1, attempts);
+        FAIL() << "a 40-deep answer was graded";
+    } catch (const InvalidArgument& e) {
+        EXPECT_EQ(e.code(), "too_large");
+    }
+    EXPECT_NE(json_value_problem(json(std::string(kMaxStringBytes + 1, 'a'))), "");
+}
+
+TEST(GradingHostile, AnErrorTaskPassesOnlyOnTheErrorItTeaches) {
+    EXPECT_EQ(check_attempt(q("wall"), json{{"positionOffset", 1022}}, {}, kNoLab).status, "correct");
+    // Each fails with another code (a bad value), or is outside the free range: no point.
+    for (const json& bad : {json("x"), json(0.5), json(-1), json(nullptr), json(true), json(3000)}) {
+        const auto r = check_attempt(q("wall"), json{{"positionOffset", bad}}, {}, kNoLab);
+        EXPECT_NE(r.status, "correct") << bad.dump();
+    }
+    // An exercise that still says is_error is refused, not graded leniently.
+    json old = q("wall");
+    old["condition"].erase("error");
+    old["condition"]["is_error"] = true;
+    EXPECT_THROW(check_attempt(old, json{{"positionOffset", 1022}}, {}, kNoLab), InvalidArgument);
+    // The params count too: the same code from a table of another size does not pass.
+    json other = q("wall");
+    other["condition"]["error"]["params"]["max_positions"] = 512;
+    EXPECT_EQ(check_attempt(other, json{{"positionOffset", 1022}}, {}, kNoLab).status, "incorrect");
+}
+
+namespace {
+// Exercise 4's shape: pe and sentence and d and seed are controls, no mask.
+const json kLabExercise = json::parse(R"J({
+  "id": "add-position", "order": 4, "title": {"ja": "t", "en": "t"},
+  "lab": {"sentence": {"ja": "犬が猫を追いかけた", "en": "The keys on the table are lost."}, "pe": "sinusoidal",
+          "d": 8, "seed": 0, "controls": ["pe", "sentence", "d", "seed"], "schemes": ["none", "sinusoidal", "learned"]},
+  "blocks": [
+    {"type": "task", "id": "outputs-differ", "prompt": {"ja": "p", "en": "p"},
+     "condition": {"widget": "out", "path": "result.maxAbsDiff", "gt": 0.001,
+       "check": {"call": "permutationCheck",
+                 "args": {"text": "$sentence", "causal": "$causal", "dModel": "$d", "seed": "$seed", "heads": "$heads", "returnAttention": false},
+                 "free": {"pe": "lab.pe", "permutation": "chips.state.order"}, "path": "maxAbsDiff", "gt": 0.001}}}]})J");
+
+json lab_with(std::initializer_list<std::pair<const char*, json>> changes) {
+    json lab = {{"sentence", "犬が猫を追いかけた"}, {"pe", "sinusoidal"}, {"causal", false}, {"d", 8},
+                {"seed", 0},  {"heads", 1},               {"weights", "random"}};
+    for (const auto& [k, v] : changes) lab[k] = v;
+    return lab;
+}
+json one_attempt(const json& answer, const json& lab) {
+    return json::array({{{"question", "outputs-differ"}, {"answer", answer}, {"lab", lab}}});
+}
+}  // namespace
+
+TEST(GradingHostile, TheLabIsCheckedAgainstTheExercisesControls) {
+    EXPECT_EQ(lab_problem(kLabExercise, lab_with({})), "");
+    EXPECT_EQ(lab_problem(kLabExercise, lab_with({{"sentence", "my own words here"}, {"d", 16}, {"seed", 7}})), "");
+    // No mask control: causal is the exercise's (false).
+    EXPECT_NE(lab_problem(kLabExercise, lab_with({{"causal", true}})), "");
+    EXPECT_NE(lab_problem(kLabExercise, lab_with({{"pe", "rope"}})), "");      // not in schemes
+    EXPECT_NE(lab_problem(kLabExercise, lab_with({{"heads", 2}})), "");        // no heads control
+    EXPECT_NE(lab_problem(kLabExercise, lab_with({{"d", 4096}})), "");         // past the default range 1-64
+    EXPECT_NE(lab_problem(kLabExercise, lab_with({{"d", 8.5}})), "");
+    EXPECT_NE(lab_problem(kLabExercise, lab_with({{"seed", -1}})), "");
+    EXPECT_NE(lab_problem(kLabExercise, lab_with({{"debug", true}})), "");
+    std::string long_sentence;
+    for (int i = 0; i < 100; ++i) long_sentence += "word ";
+    EXPECT_NE(lab_problem(kLabExercise, lab_with({{"sentence", long_sentence}})), "");  // 100 tokens > 64
+    json ranged = kLabExercise;
+    ranged["lab"]["ranges"] = {{"d", {{"min", 2}, {"max", 4096}}}};
+    EXPECT_EQ(lab_problem(ranged, lab_with({{"d", 4096}})), "");  // the exercise's own range
+
+    // The cheat of issue 11: pe none plus the mask, or a scheme outside `schemes`, earns nothing.
+    const json cheat = grade_exercise(kLabExercise, 1, one_attempt({{"pe", "none"}, {"permutation", {1, 0, 2, 3, 4, 5}}},
+                                                                   lab_with({{"pe", "none"}, {"causal", true}})));
+    EXPECT_EQ(cheat["points"], 0.0);
+    ASSERT_EQ(cheat["rejected"].size(), 1u);
+    EXPECT_EQ(cheat["rejected"][0]["status"], "lab_not_allowed");
+    const json rope = grade_exercise(kLabExercise, 1, one_attempt({{"pe", "rope"}, {"permutation", {1, 0, 2, 3, 4, 5}}},
+                                                                  lab_with({{"pe", "rope"}})));
+    EXPECT_EQ(rope["points"], 0.0);
+    EXPECT_EQ(rope["rejected"].size(), 1u);
+    // The honest way still passes.
+    const json fair = grade_exercise(kLabExercise, 1, one_attempt({{"pe", "sinusoidal"}, {"permutation", {1, 0, 2, 3, 4, 5}}},
+                                                                  lab_with({})));
+    EXPECT_EQ(fair["points"], 1.0);
+    EXPECT_TRUE(fair["rejected"].empty());
+}
+
+TEST(GradingHostile, AttemptsPerQuestionAreCapped) {
+    json attempts = json::array();
+    for (std::size_t i = 0; i < kMaxAttemptsPerQuestion + 5; ++i)
+        attempts.push_back({{"question", "property"}, {"answer", json::array({"invariance"})}});
+    const json g = grade_exercise(kExercise, 1, attempts);
+    ASSERT_EQ(g["rejected"].size(), 1u);
+    EXPECT_EQ(g["rejected"][0]["status"], "too_many_attempts");
+    EXPECT_EQ(g["rejected"][0]["count"], 5);
+}
+
+TEST(GradingHostile, LearnerIds) {
+    EXPECT_EQ(learner_id_problem("s1234567"), "");
+    EXPECT_EQ(learner_id_problem("山田 花子"), "");
+    EXPECT_NE(learner_id_problem(""), "");
+    EXPECT_NE(learner_id_problem("\xff\xfe"), "");
+    EXPECT_NE(learner_id_problem("\xc0\xaf"), "");         // overlong '/'
+    EXPECT_NE(learner_id_problem("\xed\xa0\x80"), "");     // a surrogate
+    EXPECT_NE(learner_id_problem("a\rb"), "");
+    EXPECT_NE(learner_id_problem(std::string(kMaxLearnerIdBytes + 1, 'a')), "");
+}
+
+TEST(GradingHostile, RtolIsRelativeToTheExpectedValueNotTheAnswer) {
+    // numpy.isclose(a, b): |a - b| <= atol + rtol·|b|, b the expected value (worked by hand):
+    EXPECT_TRUE(is_close(1.0, 2.0, 0.5, 0.0));   // |1 - 2| = 1 <= 0.5·2
+    EXPECT_FALSE(is_close(2.0, 1.0, 0.5, 0.0));  // |2 - 1| = 1 >  0.5·1 (it would pass against 0.5·|answer|)
+}
+
+TEST(GradingHostile, ForeignExceptionsGetACodeAndAReadableMessage) {
+    // What wasm used to report as code "error", message "std::bad_alloc" or "vector".
+    const std::bad_alloc oom;
+    const std::length_error len("vector");
+    EXPECT_EQ(error_code(oom), "too_large");
+    EXPECT_EQ(error_code(len), "too_large");
+    EXPECT_NE(error_message(len).find("too large for the lab's memory"), std::string::npos);
+    EXPECT_NE(error_message(oom).find("fewer tokens"), std::string::npos);
+    EXPECT_EQ(error_code(std::runtime_error("x")), "");
+    EXPECT_EQ(error_message(std::runtime_error("x")), "x");
 }

@@ -39,6 +39,14 @@ TEST(Tokenizer, MultiCharacterWordAtTheVeryEnd) {
     EXPECT_EQ(tokenize("I live in Tokyo"), (Tokens{"i", "live", "in", "tokyo"}));
 }
 
+TEST(Tokenizer, AMultiCharacterWordAtTheVeryEnd) {
+    // The longest match must reach the last character: 追いかけ ends the text.
+    EXPECT_EQ(tokenize("猫が追いかけ"), (Tokens{"猫", "が", "追いかけ"}));
+    EXPECT_EQ(tokenize("犬を追いかけ"), (Tokens{"犬", "を", "追いかけ"}));
+    EXPECT_EQ(tokenize("the keys"), (Tokens{"the", "keys"}));
+    EXPECT_EQ(tokenize("keys"), (Tokens{"keys"}));
+}
+
 TEST(Tokenizer, MixedScriptsSpacesAndPunctuation) {
     EXPECT_EQ(tokenize("私はGPT-4で東京の寿司を食べた。"),
               (Tokens{"私", "は", "gpt", "-", "4", "で", "東京", "の", "寿司", "を", "食べ", "た", "。"}));

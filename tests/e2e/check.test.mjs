@@ -64,6 +64,13 @@ test('a malformed exercise file: errors name the file and the field', () => {
   withExercise(head + 'blocks:\n  - type: task\n    id: t\n    prompt: { ja: 問, en: Q }\n    condition: { widget: nowhere, path: state.x, equals: 1, check: { call: forward, path: output, equals: 1 } }\n', (dir) => {
     assert.throws(() => loadExercises(dir), /condition\.widget: "nowhere" is not the id of a widget/);
   });
+  // A check that passes on any error is refused: it must name the error it teaches.
+  withExercise(head + 'blocks:\n  - type: wall\n    id: w\n  - type: task\n    id: t\n    prompt: { ja: 問, en: Q }\n    condition: { widget: w, path: result.learnedError, is_error: true, check: { call: encoding, is_error: true } }\n', (dir) => {
+    assert.throws(() => loadExercises(dir), /condition\.check(\.is_error: unknown field|: needs exactly one of equals, gt, lt, error)/);
+  });
+  withExercise(head + 'lab: { ranges: { d: { max: -1 } } }\nblocks:\n  - type: note\n    body: { ja: あ, en: a }\n', (dir) => {
+    assert.throws(() => loadExercises(dir), /lab\.ranges\.d\.max/);
+  });
   withExercise('id: [unclosed\n', (dir) => {
     assert.throws(() => loadExercises(dir), /01-bad\.yaml: not valid YAML/);
   });

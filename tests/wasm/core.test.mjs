@@ -255,6 +255,21 @@ test('results stay valid after wasm memory grows', () => {
   assert.deepEqual(Array.from(small.output.data), copy);
 });
 
+test('only own option keys are read, never inherited ones', () => {
+  // A polluted prototype (or Object.create) must not switch the mask on.
+  const inherited = Object.assign(Object.create({ causal: true, pe: 'rope' }), { text: '犬が猫' });
+  const r = lab.forward(inherited);
+  const plain = lab.forward({ text: '犬が猫' });
+  assert.ok(r.attention.data[1] > 0, 'token 1 still sees token 2: causal was not read from the prototype');
+  assert.deepEqual(Array.from(r.output.data), Array.from(plain.output.data));
+  Object.prototype.causal = true;
+  try {
+    assert.ok(lab.forward({ text: '犬が猫' }).attention.data[1] > 0);
+  } finally {
+    delete Object.prototype.causal;
+  }
+});
+
 test('version and limits', () => {
   assert.match(lab.version, /^\d+\.\d+\.\d+$/);
   assert.equal(lab.limits.maxTokens, 4096);

@@ -69,6 +69,23 @@ test('checkAttempt: right, wrong, partial and malformed answers', () => {
   assert.throws(() => lab.checkAttempt({ exercise: ex, answer: [] }), /missing option 'question'/);
 });
 
+test('hostile input in the page core: deep answers, a wrong wall value, a lab the exercise does not offer', () => {
+  const ex = load(path.join(fixtures, 'grading-demo.yaml'));
+  let deep = 0;
+  for (let i = 0; i < 1000; i++) deep = [deep];
+  assert.throws(() => lab.checkAttempt({ exercise: ex, question: 'weight', answer: deep }),
+    (e) => e.code === 'too_large' && /nested more than/.test(e.message));
+  for (const bad of ['x', 0.5, -1, null])
+    assert.notEqual(lab.checkAttempt({ exercise: ex, question: 'wall', answer: { positionOffset: bad } }).status, 'correct', String(bad));
+  // grading-demo has no pe control: a learned-table lab is not graded, and says why.
+  const g = lab.gradeExercise({ exercise: ex, seed: 1, attempts: [
+    { question: 'property', answer: ['equivariance'], lab: { pe: 'rope' } },
+    { question: 'property', answer: ['equivariance'], lab: { pe: 'none' } }] });
+  assert.equal(g.points, 1);
+  assert.deepEqual(g.rejected.map((r) => [r.attempt, r.status]), [[0, 'lab_not_allowed']]);
+  assert.match(g.rejected[0].message, /no position-information control/);
+});
+
 test('gradeExercise in wasm equals poslab grade on the same submission', () => {
   const file = path.join(fixtures, 'grading-demo.yaml');
   const ex = load(file);

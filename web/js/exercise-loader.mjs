@@ -37,9 +37,9 @@ export function crossCheck(ex) {
       if (!t || !WIDGETS.has(t)) problems.push(`${at}.condition.widget: "${b.condition.widget}" is not the id of a widget in this file`);
       const tests = ['equals', 'gt', 'lt', 'is_error'].filter((k) => k in b.condition);
       if (tests.length !== 1) problems.push(`${at}.condition: needs exactly one of equals, gt, lt, is_error (has ${tests.length})`);
-      const checks = ['equals', 'gt', 'lt', 'is_error'].filter((k) => k in b.condition.check);
-      if (checks.length !== 1) problems.push(`${at}.condition.check: needs exactly one of equals, gt, lt, is_error (has ${checks.length})`);
-      if (!('is_error' in b.condition.check) && !b.condition.check.path) problems.push(`${at}.condition.check.path: is required unless the check is is_error`);
+      const checks = ['equals', 'gt', 'lt', 'error'].filter((k) => k in b.condition.check);
+      if (checks.length !== 1) problems.push(`${at}.condition.check: needs exactly one of equals, gt, lt, error (has ${checks.length})`);
+      if (!('error' in b.condition.check) && !b.condition.check.path) problems.push(`${at}.condition.check.path: is required unless the check is error`);
       for (const [key, spec] of Object.entries(b.condition.check.free ?? {})) {
         const head = (typeof spec === 'string' ? spec : spec.path).split('.')[0];
         if (head !== 'lab' && !typeOfId(head)) problems.push(`${at}.condition.check.free.${key}: "${head}" is neither lab nor the id of a widget in this file`);

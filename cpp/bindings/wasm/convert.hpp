@@ -51,7 +51,12 @@ public:
             }
         }
     }
-    bool has(const char* key) const { return !obj_[key].isUndefined(); }
+    // Own properties only: an inherited key (Object.create({causal: true}),
+    // a polluted Object.prototype) is not an option the caller gave.
+    bool has(const char* key) const {
+        return val::global("Object")["prototype"]["hasOwnProperty"].call<bool>("call", obj_, std::string(key)) &&
+               !obj_[key].isUndefined();
+    }
     val get(const char* key) const { return obj_[key]; }
 
     std::string string(const char* key, const std::string& fallback) const {
@@ -214,7 +219,7 @@ inline val guarded(const std::function<val()>& f) {
     try {
         return f();
     } catch (const std::exception& e) {
-        message = e.what();
+        message = error_message(e);
         code = error_code(e);
         params = error_params(e);
     } catch (...) {

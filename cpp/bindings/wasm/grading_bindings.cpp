@@ -16,14 +16,17 @@ namespace g = poslab::grading;
 template <class F>
 std::string json_guarded(const std::string& args_text, F&& f) {
     try {
+        // Checked before parsing and before any copy: no walk deeper than the limit.
+        if (const std::string p = g::json_text_problem(args_text, 2 * g::kMaxDepth); !p.empty())
+            throw InvalidArgument("too_large", "the request is " + p);
         const json args = json::parse(args_text);
-        return json{{"ok", f(args)}}.dump();
+        return json{{"ok", f(args)}}.dump(-1, ' ', false, json::error_handler_t::replace);
     } catch (const std::exception& e) {
         json params = json::object();
         for (const auto& [k, v] : error_params(e)) params[k] = v;
         const std::string code = error_code(e);
-        return json{{"__poslab_error", true}, {"message", e.what()}, {"code", code.empty() ? "error" : code}, {"params", params}}
-            .dump();
+        return json{{"__poslab_error", true}, {"message", error_message(e)}, {"code", code.empty() ? "error" : code}, {"params", params}}
+            .dump(-1, ' ', false, json::error_handler_t::replace);
     }
 }
 

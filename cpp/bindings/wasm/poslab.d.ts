@@ -25,6 +25,7 @@ export interface PositionLabError extends Error {
    * 'invalid_text': a string anywhere in the argument (a value or a key) holds a lone
    * UTF-16 surrogate, which has no UTF-8 form; params {path, position (UTF-16 index),
    * character (1-based code point number), codeUnit ('U+D800')}. Checked before the core runs.
+   * 'too_large': a request past the lab's memory or a grading limit (nesting over 32, …).
    */
   code: string;
   /** The values involved, as strings (e.g. {position: '1024', max_positions: '1024'}). */
@@ -225,6 +226,9 @@ export interface ExerciseGrade {
     /** prediction: the first prediction; explain: the last text saved. */
     response?: unknown;
   }[];
+  /** Attempts not graded: 'lab_not_allowed' (lab settings the exercise does not offer; one per attempt)
+   * or 'too_many_attempts' (past 200 for one question; one per question, with count). */
+  rejected: { attempt?: number; question: string; status: 'lab_not_allowed' | 'too_many_attempts'; message: string; count?: number }[];
 }
 
 /** What the next attempt at a question costs, after `made` counted ones. */

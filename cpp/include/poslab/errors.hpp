@@ -3,6 +3,7 @@
 // (so plain catch sites work) that also carries a stable code and the values
 // involved, so the page can say the same thing in Japanese or English.
 #include <map>
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -34,11 +35,26 @@ private:
     ErrorParams params_;
 };
 
-// The code and params of any exception (empty code for foreign ones).
+// Out of memory or past a container's size (std::bad_alloc, std::length_error,
+// whose what() is only "std::bad_alloc" or "vector"): a request too large.
+inline bool is_too_large(const std::exception& e) {
+    return dynamic_cast<const std::bad_alloc*>(&e) || dynamic_cast<const std::length_error*>(&e);
+}
+
+// The code and params of any exception (too_large for the two above, empty
+// code for other foreign ones).
 inline std::string error_code(const std::exception& e) {
     if (auto* a = dynamic_cast<const InvalidArgument*>(&e)) return a->code();
     if (auto* r = dynamic_cast<const OutOfRange*>(&e)) return r->code();
+    if (is_too_large(e)) return "too_large";
     return {};
+}
+// A readable message for any exception.
+inline std::string error_message(const std::exception& e) {
+    if (is_too_large(e))
+        return std::string("the request is too large for the lab's memory (") + e.what() +
+               "); use fewer tokens, a smaller d-model or fewer heads";
+    return e.what();
 }
 inline ErrorParams error_params(const std::exception& e) {
     if (auto* a = dynamic_cast<const InvalidArgument*>(&e)) return a->params();

@@ -19,6 +19,38 @@ using json = nlohmann::json;
 constexpr double kDefaultRtol = 1e-2;
 constexpr double kDefaultAtol = 1e-8;
 
+// Limits on what a learner's submission may ask of the grader (poslab grade
+// and the page's gradeExercise). Anything past them is refused with a status,
+// never attempted: the grader must finish every batch in bounded time/memory.
+constexpr std::size_t kMaxSubmissionBytes = 8u << 20;   // one submission file
+constexpr std::size_t kMaxDepth = 32;                   // nesting of arrays/objects in a submission
+constexpr std::size_t kMaxStringBytes = 65536;          // any one string in a submission
+constexpr std::size_t kMaxNumberChars = 100;            // a typed number (numeric answer field)
+constexpr std::size_t kMaxAttemptsPerQuestion = 200;    // attempts graded per question and learner
+constexpr std::size_t kMaxLearnerIdBytes = 256;
+// The lab's number controls, when the exercise's `lab.ranges` does not say.
+constexpr long long kDefaultMaxD = 64, kDefaultMaxHeads = 8, kDefaultMaxTokens = 64;
+
+// Empty when the JSON text nests arrays/objects at most max_depth deep (a
+// linear scan, no recursion, before any parser sees it); else what is wrong.
+std::string json_text_problem(const std::string& text, std::size_t max_depth = kMaxDepth);
+// Empty when the parsed value nests at most max_depth deep and every string
+// (and key) is at most kMaxStringBytes; checked without recursion.
+std::string json_value_problem(const nlohmann::json& value, std::size_t max_depth = kMaxDepth);
+// Empty when the id is a learner id the grader accepts: 1 to kMaxLearnerIdBytes
+// bytes of valid UTF-8 with no control characters.
+std::string learner_id_problem(const std::string& id);
+// Empty when the learner's lab settings (the `lab` saved with an attempt) are
+// ones the exercise lets a learner choose: a setting with a control
+// (lab.controls) within its range (lab.ranges, lab.schemes); every other
+// setting the exercise's fixed value (or the page's default). Else the first
+// setting that is not allowed and what is.
+std::string lab_problem(const nlohmann::json& exercise, const nlohmann::json& lab);
+// The same for a task's answer: settings it takes from the lab ('lab.pe') follow
+// the lab's rules; lists (tokens, a permutation) at most the exercise's token limit.
+std::string task_answer_problem(const nlohmann::json& exercise, const nlohmann::json& question,
+                                const nlohmann::json& answer);
+
 // |answer - expected| <= atol + rtol·|expected| (numpy.isclose's rule).
 bool is_close(double answer, double expected, double rtol = kDefaultRtol, double atol = kDefaultAtol);
 
@@ -120,9 +152,14 @@ QuestionGrade grade_question(const json& question, const std::vector<Attempt>& a
 // lab?, lang?, time?}, …] in the order made. Returns {points, max, questions:
 // [{id, type, points, max, attempts, ignored, solved, hintsUnlocked, order?
 // (choice: the options as this learner saw them), response? (prediction,
-// explain: what the learner wrote or chose)}]}; a question
-// nobody attempted scores 0 of its points. An attempt naming no question of
-// the exercise throws.
+// explain: what the learner wrote or chose)}], rejected: [{attempt, question,
+// status, message}]}; a question nobody attempted scores 0 of its points. An
+// attempt naming no question of the exercise throws; the attempts are first
+// checked against the limits above (deeper or longer throws `too_large`). An
+// attempt whose lab (or task answer) the exercise does not allow is not
+// graded: it is listed in `rejected` with status "lab_not_allowed"; attempts
+// past kMaxAttemptsPerQuestion for one question are listed there with status
+// "too_many_attempts".
 json grade_exercise(const json& exercise, std::uint32_t seed, const json& attempts);
 
 // Hints visible after `wrong` wrong attempts: `hints: [{after, text}]`, or the
