@@ -225,7 +225,9 @@ export interface PositionLab extends PositionLabTraining, PositionLabBench {
   /** Any function above by name, over plain JSON (matrices' data as number arrays). */
   callCore(options: { call: string; args?: unknown }): unknown;
   contentHash(options: { exercise: Exercise }): string;
-  /** seed = 32-bit hash of (learner, exercise id, content hash); variant drawn from it. */
+  /** seed = 32-bit hash of (learner, exercise id, content hash); variant drawn from it.
+   *  A variant outside its limits (integers within ±(2^53 − 1), lengths 0…4096; exercises/README.md)
+   *  throws code bad_exercise, naming the field: "variants.n.max: …". */
   variant(options: { exercise: Exercise; learner: string }): { contentHash: string; seed: number; variant: Record<string, unknown> };
   checkAttempt(options: CheckAttemptOptions): AttemptResult;
   gradeExercise(options: { exercise: Exercise; seed: number; attempts: Attempt[] }): ExerciseGrade;
