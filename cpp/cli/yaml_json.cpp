@@ -17,7 +17,11 @@ namespace {
 using json = nlohmann::json;
 
 InvalidArgument bad_yaml(const std::string& file, const std::string& path, const std::string& what) {
-    return InvalidArgument("bad_yaml", file + ": " + (path.empty() ? std::string() : path + ": ") + what);
+    // A path 64 levels deep is shortened to its first 60 bytes (not inside a UTF-8 character).
+    std::size_t cut = 60;
+    while (path.size() > 64 && cut > 0 && (static_cast<unsigned char>(path[cut]) & 0xC0) == 0x80) --cut;
+    const std::string at = path.size() <= 64 ? path : path.substr(0, cut) + "…";
+    return InvalidArgument("bad_yaml", file + ": " + (at.empty() ? std::string() : at + ": ") + what);
 }
 
 // A scalar as shown in a message: at most 40 characters.
