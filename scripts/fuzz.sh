@@ -38,8 +38,8 @@ for h in "${harnesses[@]}"; do
     -print_final_stats=1 -artifact_prefix="build/fuzz/crashes/$h-" \
     "build/fuzz/corpus/$h" "fuzz/corpus/$h" >"build/fuzz/logs/$h.log" 2>&1
   rc=$?
-  runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "build/fuzz/logs/$h.log" | grep -o '[0-9]*$' || true)
-  speed=$(grep -o 'stat::average_exec_per_sec: [0-9]*' "build/fuzz/logs/$h.log" | grep -o '[0-9]*$' || true)
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "build/fuzz/logs/$h.log" | grep -o '[0-9]*$' || true)
+  speed=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "build/fuzz/logs/$h.log" | grep -o '[0-9]*$' || true)
   if [ "$rc" -eq 0 ]; then
     echo "fuzz: $h ok: ${runs:-?} runs, ${speed:-?} exec/s"
   else
