@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include "poslab/errors.hpp"
@@ -159,6 +160,10 @@ nlohmann::json parse_yaml(const std::string& text, const std::string& name) {
     YAML::Node root;
     try {
         root = YAML::Load(text);
+    } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own message is "bad file"
+        throw InvalidArgument("bad_yaml", name + ": line " + std::to_string(e.mark.line + 1) +
+                                              ": nested more than " + std::to_string(kMaxYamlDepth) +
+                                              " levels deep (the parser stopped at " + std::to_string(e.depth()) + ")");
     } catch (const YAML::Exception& e) {
         throw InvalidArgument("bad_yaml", name + ": line " + std::to_string(e.mark.line + 1) + ": " + e.msg);
     }
