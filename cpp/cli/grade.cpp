@@ -67,7 +67,7 @@ std::map<std::string, Exercise> load_exercises(const std::string& dir) {
     closedir(d);
     std::map<std::string, Exercise> out;
     for (const std::string& f : files) {
-        json ex = load_yaml_file(f);
+        json ex = load_exercise_file(f);
         if (!ex.is_object() || !ex.contains("id") || !ex["id"].is_string())
             throw InvalidArgument("cli", f + ": not an exercise file (no id)");
         const std::string id = ex["id"].get<std::string>();
@@ -331,7 +331,7 @@ int cmd_exercise_info(int argc, char** argv) {
     if (a.positional().empty()) throw InvalidArgument("cli", "exercise-info needs exercise files");
     json out = json::array();
     for (const std::string& f : a.positional()) {
-        const json ex = load_yaml_file(f);
+        const json ex = load_exercise_file(f);
         out.push_back({{"file", f}, {"id", ex.value("id", "")}, {"contentHash", g::content_hash(ex)}});
     }
     return print_json(out);
@@ -343,7 +343,7 @@ int cmd_variant(int argc, char** argv) {
         throw InvalidArgument("cli", "variant needs --exercise FILE and --learner ID");
     if (const std::string p = g::learner_id_problem(a.get("--learner", "")); !p.empty())
         throw InvalidArgument("cli", "--learner: " + p);
-    const json ex = load_yaml_file(a.get("--exercise", ""));
+    const json ex = load_exercise_file(a.get("--exercise", ""));
     const std::string hash = g::content_hash(ex);
     const std::uint32_t seed = g::variant_seed(a.get("--learner", ""), ex.value("id", ""), hash);
     return print_json({{"id", ex.value("id", "")},

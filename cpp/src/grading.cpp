@@ -401,36 +401,73 @@ std::uint32_t variant_seed(const std::string& learner, const std::string& exerci
 
 json make_variant(const json& exercise, std::uint32_t seed) {
     json out = json::object();
-    if (!exercise.contains("variants")) return out;
+    if (!exercise.is_object() || !exercise.contains("variants") || exercise["variants"].is_null()) return out;
+    // Hostile files: every field is checked before use, errors name the field
+    // (variants.NAME.FIELD), and every range is computed without overflow.
+    // Integers stay within ±(2^53 − 1) so the page (JS numbers) agrees;
+    // lengths are capped so no exercise can ask for unbounded memory.
+    constexpr double kSafe = 9007199254740991.0;  // 2^53 − 1
+    constexpr std::size_t kMaxLength = 4096;
+    if (!exercise["variants"].is_object()) throw exercise_error("variants: must be a mapping of name: {kind, …}");
     Rng rng(mix_seed(seed, 0x7a1a47ull));
     auto below = [&](std::uint64_t n) { return static_cast<std::uint64_t>(rng.uniform() * double(n)) % n; };
-    for (const auto& [name, spec] : exercise["variants"].items()) {  // sorted by name: reproducible
-        const std::string kind = spec.value("kind", "");
+    for (const auto& item : exercise["variants"].items()) {  // sorted by name: reproducible
+        const std::string& name = item.key();
+        const json& spec = item.value();
+        const std::string at = "variants." + name;
+        if (!spec.is_object()) throw exercise_error(at + ": must be a mapping {kind, …}");
+        auto field = [&](const char* key) -> const json& {
+            if (!spec.contains(key)) throw exercise_error(at + ": needs '" + key + "'");
+            return spec[key];
+        };
+        auto number = [&](const char* key) {
+            const json& v = field(key);
+            if (!v.is_number() || !std::isfinite(v.get<double>()))
+                throw exercise_error(at + "." + key + ": must be a number, got " + v.dump());
+            return v.get<double>();
+        };
+        auto whole = [&](const char* key, double lo, double hi) {
+            const json& v = field(key);
+            const double d = v.is_number() ? v.get<double>() : NAN;
+            if (!(d >= lo && d <= hi) || d != std::floor(d))
+                throw exercise_error(at + "." + key + ": must be a whole number from " +
+                                     std::to_string(static_cast<long long>(lo)) + " to " +
+                                     std::to_string(static_cast<long long>(hi)) + ", got " + v.dump());
+            // Exact for integers beyond 2^53 too (the double was only a range check).
+            return v.is_number_integer() ? v.get<long long>() : static_cast<long long>(d);
+        };
+        const json& kind_v = spec.contains("kind") ? spec["kind"] : json("");
+        const std::string kind = kind_v.is_string() ? kind_v.get<std::string>() : kind_v.dump();
         if (kind == "integer") {
-            const long long lo = spec.at("min").get<long long>(), hi = spec.at("max").get<long long>();
-            if (hi < lo) throw exercise_error("variant '" + name + "': max is below min");
-            out[name] = lo + static_cast<long long>(below(static_cast<std::uint64_t>(hi - lo + 1)));
+            const long long lo = whole("min", -kSafe, kSafe), hi = whole("max", -kSafe, kSafe);
+            if (hi < lo) throw exercise_error(at + ": max (" + std::to_string(hi) + ") is below min (" + std::to_string(lo) + ")");
+            // In unsigned arithmetic: hi − lo + 1 cannot overflow (at most 2^54 − 1).
+            const std::uint64_t span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1;
+            out[name] = lo + static_cast<long long>(below(span));
         } else if (kind == "choice") {
-            const json& options = spec.at("options");
-            if (!options.is_array() || options.empty()) throw exercise_error("variant '" + name + "': no options");
+            const json& options = field("options");
+            if (!options.is_array() || options.empty()) throw exercise_error(at + ".options: must be a non-empty list");
             out[name] = options[below(options.size())];
         } else if (kind == "vector") {
-            const double lo = spec.at("min").get<double>(), hi = spec.at("max").get<double>();
-            const double step = spec.value("step", 1.0);
-            const std::size_t length = spec.at("length").get<std::size_t>();
-            if (!(step > 0) || hi < lo) throw exercise_error("variant '" + name + "': needs min <= max and step > 0");
-            const std::uint64_t count = static_cast<std::uint64_t>(std::floor((hi - lo) / step + 1e-9)) + 1;
+            const double lo = number("min"), hi = number("max");
+            const double step = spec.contains("step") ? number("step") : 1.0;
+            const std::size_t length = static_cast<std::size_t>(whole("length", 0, double(kMaxLength)));
+            if (!(step > 0) || hi < lo) throw exercise_error(at + ": needs min <= max and step > 0");
+            const double steps = std::floor((hi - lo) / step + 1e-9);
+            if (!(steps < kSafe))
+                throw exercise_error(at + ": (max − min) / step must be below 2^53, got " + json((hi - lo) / step).dump());
+            const std::uint64_t count = static_cast<std::uint64_t>(steps) + 1;
             json v = json::array();
             for (std::size_t i = 0; i < length; ++i) v.push_back(lo + step * double(below(count)));
             out[name] = v;
         } else if (kind == "permutation") {
-            const std::size_t n = spec.at("length").get<std::size_t>();
+            const std::size_t n = static_cast<std::size_t>(whole("length", 0, double(kMaxLength)));
             std::vector<std::size_t> p(n);
             for (std::size_t i = 0; i < n; ++i) p[i] = i;
             for (std::size_t i = n; i > 1; --i) std::swap(p[i - 1], p[below(i)]);  // Fisher–Yates
             out[name] = p;
         } else {
-            throw exercise_error("variant '" + name + "' has unknown kind '" + kind +
+            throw exercise_error(at + ".kind: unknown kind '" + kind +
                                  "'; allowed: integer, choice, vector, permutation");
         }
     }

@@ -301,8 +301,10 @@ export interface PositionLab extends PositionLabTraining, PositionLabBench {
   callCore(options: { call: 'superposition'; args?: SuperpositionOptions }): { rows: SuperpositionRow[] };
   callCore(options: { call: string; args?: unknown }): unknown;
   contentHash(options: { exercise: Exercise }): string;
-  /** seed = 32-bit hash of (learner, exercise id, content hash); variant drawn from it. */
-  /** optionOrders: per choice (and prediction) question, its option ids in the order this learner sees them
+  /** seed = 32-bit hash of (learner, exercise id, content hash); variant drawn from it.
+   *  A variant outside its limits (integers within ±(2^53 − 1), lengths 0…4096; exercises/README.md)
+   *  throws code bad_exercise, naming the field: "variants.n.max: …".
+   *  optionOrders: per choice (and prediction) question, its option ids in the order this learner sees them
    *  (drawn from the seed and the question id; options with `fixed: true` keep their place). */
   variant(options: { exercise: Exercise; learner: string }): { contentHash: string; seed: number; variant: Record<string, unknown>; optionOrders: Record<string, string[]> };
   /** The file's max_attempts and credit rule, for the page to show before an attempt. */
