@@ -775,6 +775,18 @@ std::string setting_problem(const json& spec, const std::string& key, const json
                    shown(whole_or(max_tokens));
         return {};
     }
+    if (key == "tokens") {
+        // The words the page split the sentence into (the browser's ICU); that
+        // they split the recorded sentence is checked where they are used.
+        if (!value.is_array()) return "tokens must be a list of strings, got " + shown(value);
+        const double max_tokens = range_of(spec, "tokens").second;
+        if (double(value.size()) > max_tokens)
+            return "tokens has " + std::to_string(value.size()) + " entries; this exercise allows at most " +
+                   shown(whole_or(max_tokens));
+        for (const json& t : value)
+            if (!t.is_string()) return "tokens must be a list of strings, got " + shown(t) + " in it";
+        return {};
+    }
     if (key == "pe") {
         if (!value.is_string()) return "pe must be a scheme name, got " + shown(value);
         if (!free) {
@@ -808,7 +820,7 @@ std::string setting_problem(const json& spec, const std::string& key, const json
         const json fixed = spec.value("weights", json("random"));
         return value == fixed ? std::string() : "weights is " + shown(fixed) + " in this exercise";
     }
-    return "'" + key + "' is not a lab setting (sentence, pe, causal, d, seed, heads, weights)";
+    return "'" + key + "' is not a lab setting (sentence, tokens, pe, causal, d, seed, heads, weights)";
 }
 
 }  // namespace

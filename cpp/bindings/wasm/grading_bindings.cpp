@@ -63,6 +63,12 @@ std::string check_attempt(const std::string& a) {
         const json& ex = field(args, "exercise");
         const json& q = g::find_question(ex, field(args, "question").get<std::string>());
         const std::string lang = args.value("lang", "ja");
+        // The same refusal as the re-grade's: lab settings the exercise does not
+        // offer (a value changed in the URL, say) earn nothing, and are not kept.
+        if (args.contains("lab")) {
+            if (const std::string p = g::lab_problem(ex, args["lab"]); !p.empty())
+                throw InvalidArgument("lab_not_allowed", p + " (settings this exercise does not offer are not graded)");
+        }
         const g::AttemptResult r = g::check_attempt(q, field(args, "answer"), args.value("variant", json::object()),
                                                     args.value("lab", json::object()), lang);
         json out = {{"status", r.status}, {"score", r.score}, {"parts", r.parts}, {"expected", r.expected},
