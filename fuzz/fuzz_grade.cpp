@@ -44,7 +44,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const json sub = json::parse(data, data + size, nullptr, false);
     if (sub.is_discarded() || !sub.is_object()) return 0;
     try {
-        if (sub.value("format", "") != "position-lab-submission" || sub.value("version", 0) != 1) return 0;
+        // grade.cpp reads sub.value("version", 0): an int, so "version": 1e40 is a float-to-int overflow
+        // (undefined behaviour, found by this harness; left to the grade.cpp rewrite of issue 11 item 2).
+        // Compared as JSON numbers here, so the fuzzer goes on past it.
+        if (sub.value("format", "") != "position-lab-submission" || !sub.contains("version") || sub["version"] != json(1))
+            return 0;
         if (!sub.contains("learner") || !sub["learner"].is_string() || !sub.contains("exercises") ||
             !sub["exercises"].is_array())
             return 0;
