@@ -124,7 +124,8 @@ test('"The" at 0 and "the" at 3: token + position = sum as strips; the ruler\'s 
   assert.equal(after, Number(Math.sqrt(sq).toFixed(3)));
   // Without position information the two stay on one spot.
   await gotoReady(page, urlFor(lab, 'http', { ex: 'add-position', extra: `&pe=none&d=${D}` }));
-  assert.match(await w.locator('.ruler-text').textContent(), /0\.000.*0\.000/);
+  // (The same exercise again: wait for its new render.)
+  await page.waitForFunction(() => /0\.000.*0\.000/.test(document.querySelector('[data-widget="the-rows"] .ruler-text')?.textContent ?? ''));
   assert.equal(await w.locator('.readout').nth(1).getAttribute('class'), 'readout same');
   assert.deepEqual(problems.console, []);
   await context.close();
