@@ -24,6 +24,22 @@ function coreCheck(ctx, block, answer) {
   return ctx.check(block.id, answer);
 }
 
+// The core's verdict on the options picked ({selected, g}), or null when
+// nothing is picked or the core refuses (said in `feedback`; no attempt).
+async function checkPicked(ctx, block, options, feedback) {
+  const selected = options.filter((x) => x.input.checked).map((x) => x.o.id);
+  if (!selected.length) {
+    show(feedback, 'malformed', h('p', {}, t('q.choose_first')), h('p', { class: 'muted' }, t('q.no_attempt')));
+    return null;
+  }
+  try {
+    return { selected, g: await coreCheck(ctx, block, selected) };
+  } catch (err) {
+    show(feedback, 'error', errorBox(err));
+    return null;
+  }
+}
+
 async function hintsFor(ctx, block, wrong) {
   if (!block.hint && !block.hints) return [];
   const texts = await ctx.core.call('unlockedHints', { exercise: ctx.data, question: block.id, wrong });
@@ -209,18 +225,9 @@ export function choice(block, ctx) {
   showCost(ctx, block, attempts, cost, form, solved);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
-    const selected = options.filter((x) => x.input.checked).map((x) => x.o.id);
-    if (!selected.length) {
-      show(feedback, 'malformed', h('p', {}, t('q.choose_first')), h('p', { class: 'muted' }, t('q.no_attempt')));
-      return;
-    }
-    let g;
-    try {
-      g = await coreCheck(ctx, block, selected);
-    } catch (err) {
-      show(feedback, 'error', errorBox(err));
-      return;
-    }
+    const picked = await checkPicked(ctx, block, options, feedback);
+    if (!picked) return;
+    const { selected, g } = picked;
     attempts += 1;
     const notSaved = recordAttempt(ctx, block, selected, g.status === 'correct');
     solved ||= g.status === 'correct';
@@ -345,18 +352,9 @@ export function prediction(block, ctx) {
   if (Array.isArray(first) && typeof first[0] === 'string' && block.options.some((o) => o.id === first[0])) lock(first);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
-    const selected = options.filter((x) => x.input.checked).map((x) => x.o.id);
-    if (!selected.length) {
-      show(feedback, 'malformed', h('p', {}, t('q.choose_first')), h('p', { class: 'muted' }, t('q.no_attempt')));
-      return;
-    }
-    let g;
-    try {
-      g = await coreCheck(ctx, block, selected);
-    } catch (err) {
-      show(feedback, 'error', errorBox(err));
-      return;
-    }
+    const picked = await checkPicked(ctx, block, options, feedback);
+    if (!picked) return;
+    const { selected, g } = picked;
     if (g.status !== 'recorded') {
       show(feedback, 'malformed', h('p', {}, t('q.choose_first')));
       return;

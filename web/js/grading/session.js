@@ -144,7 +144,7 @@ export function createGradingSession({ core, store, learner, bridge }) {
       const q = g.questions.find((x) => x.id === questionId);
       const hints = await hintsFor(o, q);
       // Practice is kept, not reported: no course page hears of it.
-      if (!learner.id) return { result, question: q, grade: g, hints, complete: false };
+      if (!learner.id) return { result, question: q, grade: g, hints, complete: false, notSaved };
       const block = exercise.blocks?.find((b) => b.id === questionId);
       // `answered` is about this answer (as H5P reports it): its own score and success;
       // the name is the prompt as plain text (no TeX).

@@ -10,7 +10,7 @@
 // 0 and draw no line: every line runs to the same token or an earlier one.
 import { h, fmt, fmtSmall, errorBox } from '../dom.js';
 import { t } from '../i18n.js';
-import { forwardArgs } from './common.js';
+import { forwardArgs, tableToggle } from './common.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 function s(tag, attrs = {}) {
@@ -37,12 +37,7 @@ export function mount(el, block, ctx) {
   const diffBox = h('div', { class: 'lines-diff' });
   const readout = h('p', { class: 'readout', 'aria-live': 'polite' });
   const tableBox = h('div', { class: 'table-scroll', tabindex: '0', hidden: true });
-  const toggle = h('button', { type: 'button', class: 'secondary small', 'aria-expanded': 'false' }, t('lines.show_table'));
-  toggle.addEventListener('click', () => {
-    tableBox.hidden = !tableBox.hidden;
-    toggle.setAttribute('aria-expanded', String(!tableBox.hidden));
-    toggle.textContent = t(tableBox.hidden ? 'lines.show_table' : 'lines.hide_table');
-  });
+  const toggle = tableToggle(tableBox);
   el.append(h('p', { class: 'widget-lead' }, t(block.tokens ? 'lines.lead_linked' : 'lines.lead')), heads, h('div', { class: 'lines-layout' }, svgBox, diffBox), readout, toggle, tableBox);
 
   // The drawing is kept between updates: paths keyed by head·query·key token

@@ -9,6 +9,7 @@
 // the page only turns (sin, cos) into a hand's angle.
 import { h, errorBox, fmt } from '../dom.js';
 import { t } from '../i18n.js';
+import { tableToggle } from './common.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 function s(tag, attrs = {}) {
@@ -90,12 +91,7 @@ export function mount(el, block, ctx) {
   const strip = h('figure', { class: 'clock-strip' });
   const summary = h('p', { class: 'clock-summary', 'aria-live': 'polite' });
   const tableBox = h('div', { class: 'table-scroll', tabindex: '0', hidden: true });
-  const toggle = h('button', { type: 'button', class: 'secondary small', 'aria-expanded': 'false' }, t('clocks.show_table'));
-  toggle.addEventListener('click', () => {
-    tableBox.hidden = !tableBox.hidden;
-    toggle.setAttribute('aria-expanded', String(!tableBox.hidden));
-    toggle.textContent = t(tableBox.hidden ? 'clocks.show_table' : 'clocks.hide_table');
-  });
+  const toggle = tableToggle(tableBox);
   el.append(
     h('p', { class: 'widget-lead' }, t('clocks.lead')),
     h('div', { class: 'clock-controls' }, slider('pos', maxPos, 'clocks.pos'), slider('k', maxShift, 'clocks.shift')),

@@ -42,3 +42,14 @@ export function outputRows(matrix, tokens, order, hueOf) {
 }
 
 export const hue = (i) => (i * 47) % 360;
+
+// A button that shows and hides `box` (a visual's table twin), saying which.
+export function tableToggle(box) {
+  const toggle = h('button', { type: 'button', class: 'secondary small', 'aria-expanded': 'false' }, t('table.show'));
+  toggle.addEventListener('click', () => {
+    box.hidden = !box.hidden;
+    toggle.setAttribute('aria-expanded', String(!box.hidden));
+    toggle.textContent = t(box.hidden ? 'table.show' : 'table.hide');
+  });
+  return toggle;
+}

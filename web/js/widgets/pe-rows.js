@@ -7,7 +7,7 @@
 // are in the tables beside (a toggle).
 import { h, errorBox, row, fmt } from '../dom.js';
 import { t } from '../i18n.js';
-import { vectorTable } from './common.js';
+import { vectorTable, tableToggle } from './common.js';
 import { rowsDiffer } from '../check.js';
 import { diverging } from './clocks.js';
 
@@ -35,12 +35,7 @@ export function mount(el, block, ctx) {
   const w = { state: {}, result: null, error: null };
   const body = h('div');
   const tables = h('div', { hidden: true });
-  const toggle = h('button', { type: 'button', class: 'secondary small', 'aria-expanded': 'false' }, t('perows.show_table'));
-  toggle.addEventListener('click', () => {
-    tables.hidden = !tables.hidden;
-    toggle.setAttribute('aria-expanded', String(!tables.hidden));
-    toggle.textContent = t(tables.hidden ? 'perows.show_table' : 'perows.hide_table');
-  });
+  const toggle = tableToggle(tables);
   // The ruler's dots are kept, so a change of scheme slides them (CSS transition).
   const dotA = h('span', { class: 'ruler-dot a', 'aria-hidden': 'true' });
   const dotB = h('span', { class: 'ruler-dot b', 'aria-hidden': 'true' });
