@@ -16,8 +16,8 @@ cmake -S . -B build/sanitize -DPOSLAB_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev
   cmake --build build/sanitize -j"$(nproc 2>/dev/null || echo 2)" &&
   ctest --test-dir build/sanitize --output-on-failure -j"$(nproc 2>/dev/null || echo 2)" || status=1
 
-echo "== fuzz: each libFuzzer harness for ${POSLAB_FUZZ_SECONDS:-45} s (npm run fuzz: 300 s)"
-bash scripts/fuzz.sh "${POSLAB_FUZZ_SECONDS:-45}" || status=1
+echo "== fuzz: each libFuzzer harness for ${POSLAB_FUZZ_SECONDS:-60} s (npm run fuzz: 300 s)"
+bash scripts/fuzz.sh "${POSLAB_FUZZ_SECONDS:-60}" || status=1
 
 echo "== tsc: poslab.d.ts types the API as it is used"
 npx --no-install tsc -p tests/types && echo "poslab.d.ts: ok" || status=1
