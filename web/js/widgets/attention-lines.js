@@ -236,7 +236,9 @@ export function mount(el, block, ctx) {
           h('p', { class: 'muted' }, t('lines.diff_key')),
         );
         readout.className = `readout ${tiny ? 'same' : 'differ'}`;
-        readout.textContent = t(tiny ? 'lines.diff_same' : 'lines.diff_differ', { max: fmtSmall(w.result.maxAbsDiff) });
+        // Before any reorder there is nothing to compare yet.
+        const identity = ids.every((id, p) => id === p);
+        readout.textContent = identity ? t('outputs.identity') : t(tiny ? 'lines.diff_same' : 'lines.diff_differ', { max: fmtSmall(w.result.maxAbsDiff) });
         setFocus(w.state.focus);
       } else {
         diffBox.replaceChildren();
