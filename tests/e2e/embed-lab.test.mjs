@@ -298,8 +298,9 @@ test('the course page embeds two real exercises: no site chrome, heights from bo
   assert.equal(done.result.response, undefined);
 
   // The 1024 wall: the slider past position 1023 (the learned table has rows 0…1023), then the reason.
+  // Typed, then Tab on (leaving the field commits it, as a person does).
   await wall.fill('[data-widget="wall"] input[type="number"]', '1024');
-  await wall.dispatchEvent('[data-widget="wall"] input[type="number"]', 'change');
+  await page.keyboard.press('Tab');
   await wall.waitForSelector('[data-question="past-wall"].done');
   assert.match(await choose(wall, 'why-1024', 'no-row'), /correct/);
   got = await waitStatements(page, fromHand.length + 3);

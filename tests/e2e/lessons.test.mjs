@@ -75,7 +75,7 @@ for (const mode of ['http', 'file']) {
     await gotoReady(page, urlFor(lab, mode, { ex: 'wall-1024' }));
     const setPos = async (p) => {
       await page.fill('[data-widget="wall"] input[type="number"]', String(p));
-      await page.dispatchEvent('[data-widget="wall"] input[type="number"]', 'change');
+      await page.keyboard.press('Tab'); // leaving the field commits what was typed
       await page.waitForFunction((pp) => document.querySelector('[data-widget="wall"] .pos-line')?.textContent.includes(`位置 ${pp}（`), p);
     };
     await setPos(1023);
@@ -127,7 +127,7 @@ test('RoPE: equal m − n gives the same score; the rotated 2-D vector answer', 
   // Distinct symbols: the shift is s (k is the key vector); the score's change is not called a "difference" like m − n.
   assert.equal(await page.locator('label[for="rope-shift"]').innerText(), 'Shift s');
   await page.fill('#rope-shift', '5');
-  await page.dispatchEvent('#rope-shift', 'change');
+  await page.keyboard.press('Tab'); // leaving the field commits what was typed
   await page.waitForSelector('[data-question="shift-test"].done');
   const values = await page.locator('[data-widget="rope"] .rope-scores dd').evaluateAll((dds) => dds.map((d) => Number(d.dataset.value)));
   const r = core.ropeCheck({ dHead: 8, m: 3, n: 1, shift: 5, seed: 0 });
@@ -198,12 +198,12 @@ test('ALiBi: a head count that does not divide D is shown in place; a good one r
   const { page, context, problems } = await openPage(lab, 'http');
   await gotoReady(page, urlFor(lab, 'http', { ex: 'alibi' }));
   await page.fill('#ctl-heads', '3');
-  await page.dispatchEvent('#ctl-heads', 'change');
+  await page.keyboard.press('Tab'); // leaving the field commits what was typed
   await page.waitForSelector('[data-widget="al"] .core-error');
   assert.match(await page.locator('[data-widget="al"] .core-error').innerText(), /ヘッド数 3 は幅 8 を割り切れません/);
   assert.ok((await page.locator('[data-widget="cmp"] .core-error').count()) >= 1, 'the comparison says so too');
   await page.fill('#ctl-heads', '8');
-  await page.dispatchEvent('#ctl-heads', 'change');
+  await page.keyboard.press('Tab'); // leaving the field commits what was typed
   await page.waitForFunction(() => document.querySelectorAll('[data-widget="al"] table.vec-table tbody td').length === 8);
   const slopes = (await tableNumbers(page.locator('[data-widget="al"] table.vec-table')))[0];
   assert.deepEqual(slopes, Array.from({ length: 8 }, (_, i) => Number((2 ** (-(i + 1))).toFixed(4))));

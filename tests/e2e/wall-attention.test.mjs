@@ -23,7 +23,7 @@ test('http: attention at S = 1501 in the Worker — learned fails past 1024, sin
   assert.equal(await page.evaluate(() => document.body.dataset.core), 'worker');
   const widget = page.locator('[data-widget="wall"]');
   await widget.locator('input[type="number"]').fill('1500');
-  await widget.locator('input[type="number"]').dispatchEvent('change');
+  await page.keyboard.press('Tab'); // leaving the field commits what was typed
   await widget.locator('.gpt2-run').click();
   // While it runs the page answers: the progress is shown and the panel is busy.
   await page.waitForFunction(() => document.querySelector('.gpt2-attention')?.getAttribute('aria-busy') === 'true');
