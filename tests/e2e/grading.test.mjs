@@ -15,7 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { serveDirs, CHROMIUM_ARGS } from './fixtures/serve-dirs.mjs';
-import { watchCsp } from './helpers.mjs';
+import { watchCsp, cliPath } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const yaml = require('js-yaml');
@@ -23,7 +23,6 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const fixtures = join(root, 'tests', 'e2e', 'fixtures');
 const exercisesDir = join(root, 'tests', 'fixtures', 'exercises');
 const wasmPath = resolve(process.env.POSLAB_WASM || join(root, 'build/wasm/poslab.js'));
-const cliPath = resolve(process.env.POSLAB_CLI || join(root, 'build/native/poslab'));
 const demo = yaml.load(readFileSync(join(exercisesDir, 'grading-demo.yaml'), 'utf8'));
 const dir = mkdtempSync(join(tmpdir(), 'poslab-grading-'));
 

@@ -4,13 +4,15 @@
 import { chromium } from 'playwright-core';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const dist = join(root, 'dist');
 export const artifacts = join(root, 'test-artifacts');
+// The native CLI the re-grade tests run (POSLAB_CLI overrides).
+export const cliPath = resolve(process.env.POSLAB_CLI || join(root, 'build/native/poslab'));
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -54,8 +56,8 @@ export async function startLab() {
   };
 }
 
-// The pages' Content-Security-Policy is enforced in every test (never
-// bypassCSP): every document (pages and frames) of the context reports its
+// The pages' Content-Security-Policy is enforced in every test (the context
+// never switches it off): every document (pages and frames) of the context reports its
 // `securitypolicyviolation` events here, and closing the context throws when
 // there was any, so a test that closes its context fails on a violation even
 // if it checks nothing else. Returns the list (also for the test to assert on).

@@ -8,11 +8,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { root, startLab, gotoReady, answerNumeric, openPage, urlFor } from './helpers.mjs';
+import { root, startLab, gotoReady, answerNumeric, openPage, urlFor, cliPath } from './helpers.mjs';
 
-const cliPath = resolve(process.env.POSLAB_CLI || join(root, 'build/native/poslab'));
 const dir = mkdtempSync(join(tmpdir(), 'poslab-practice-'));
 let lab;
 before(async () => {

@@ -6,14 +6,13 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { root, startLab, openPage, urlFor, gotoReady, artifacts } from './helpers.mjs';
+import { root, startLab, openPage, urlFor, gotoReady, artifacts, cliPath } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const yaml = require('js-yaml');
-const cliPath = resolve(process.env.POSLAB_CLI || join(root, 'build/native/poslab'));
 const exDir = join(root, 'exercises');
 const files = readdirSync(exDir).filter((f) => f.endsWith('.yaml')).sort();
 const exercises = files.map((f) => ({ file: join(exDir, f), data: yaml.load(readFileSync(join(exDir, f), 'utf8')) }));
