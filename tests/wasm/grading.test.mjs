@@ -158,3 +158,16 @@ test('exercise 1: typing the goal sentence is no reordering; only a permutation 
   fs.rmSync(dir, { recursive: true });
   assert.deepEqual(rows, [false, false, true, false, true]);
 });
+
+test('checkAttempt (the page\'s own check) refuses lab settings the exercise does not offer, as the re-grade does: lab_not_allowed', () => {
+  const ex = load(path.join(root, 'exercises', '01-reorder.yaml'));
+  const answer = { permutation: [2, 1, 0, 3, 4, 5] };
+  const ok = { sentence: '犬が猫を追いかけた', d: 8, seed: 0, pe: 'none' };
+  assert.equal(lab.checkAttempt({ exercise: ex, question: 'make-target', answer, lab: ok, lang: 'ja' }).status, 'correct');
+  // Exercise 1 has no position-information control (pe is none) and no heads control.
+  for (const bad of [{ ...ok, pe: 'sinusoidal' }, { ...ok, heads: 2 }, { ...ok, causal: true }, { ...ok, tokens: 'not a list' }]) {
+    assert.throws(() => lab.checkAttempt({ exercise: ex, question: 'make-target', answer, lab: bad, lang: 'ja' }), (e) => e.code === 'lab_not_allowed', JSON.stringify(bad));
+  }
+  // The tokens the page records are a setting it may send.
+  assert.equal(lab.checkAttempt({ exercise: ex, question: 'make-target', answer, lab: { ...ok, tokens: ['犬', 'が', '猫', 'を', '追いかけ', 'た'] }, lang: 'ja' }).status, 'correct');
+});
