@@ -5,7 +5,8 @@
 //   index.html, boot.js (starts the wasm's download before app.js, IIFE),
 //   app.js (the page, IIFE), worker.js (the Web Worker, IIFE),
 //   train-worker.js (the training Web Worker of "train short, test long", IIFE),
-//   style.css, katex/ (CSS + fonts, local).
+//   style.css, katex/ (script, CSS and fonts, local; loaded after the first
+//   screen, web/js/rich.js).
 // app.js also carries both Workers' code as text: from file:// the page makes
 // its Workers from blob: URLs (web/js/core-loader.js).
 // The exercises (exercises/*.yaml) are validated against
@@ -105,6 +106,7 @@ const katexDist = join(root, 'node_modules', 'katex', 'dist');
 if (!existsSync(katexDist)) fail('node_modules/katex is missing: run npm ci');
 mkdirSync(join(dist, 'katex', 'fonts'), { recursive: true });
 cpSync(join(katexDist, 'katex.min.css'), join(dist, 'katex', 'katex.min.css'));
+cpSync(join(katexDist, 'katex.min.js'), join(dist, 'katex', 'katex.min.js'));
 for (const f of readdirSync(join(katexDist, 'fonts'))) {
   if (f.endsWith('.woff2') || f.endsWith('.woff') || f.endsWith('.ttf')) {
     cpSync(join(katexDist, 'fonts', f), join(dist, 'katex', 'fonts', f));

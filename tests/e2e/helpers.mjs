@@ -26,7 +26,7 @@ export const CHROMIUM_ARGS = [
 ];
 
 export function requireDist() {
-  for (const f of ['index.html', 'boot.js', 'app.js', 'poslab.js', 'poslab-web.js', 'poslab.wasm', 'worker.js', 'train-worker.js', 'katex/katex.min.css']) {
+  for (const f of ['index.html', 'boot.js', 'app.js', 'poslab.js', 'poslab-web.js', 'poslab.wasm', 'worker.js', 'train-worker.js', 'katex/katex.min.css', 'katex/katex.min.js']) {
     if (!existsSync(join(dist, f))) throw new Error(`dist/${f} is missing: run npm run build first`);
   }
 }
@@ -133,6 +133,9 @@ export async function gotoReady(page, url) {
 export async function tableNumbers(locator) {
   return locator.evaluate((table) => [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.textContent))));
 }
+
+// TeX markers a student must never see: x_1, x_{12}, ^{…}, \command.
+export const RAW_TEX = /[A-Za-z0-9)]_[A-Za-z0-9{]|\^\{|\\[A-Za-z]+/;
 
 export function round3(x) {
   const s = x.toFixed(3);

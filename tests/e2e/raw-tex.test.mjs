@@ -4,7 +4,7 @@
 // `^{…}` or a backslash command `\cdot`. (Code samples in <code> are code.)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startLab, openPage, urlFor, gotoReady } from './helpers.mjs';
+import { startLab, openPage, urlFor, gotoReady, RAW_TEX } from './helpers.mjs';
 import { loadExercises } from '../../web/js/exercise-loader.mjs';
 import { join } from 'node:path';
 import { root } from './helpers.mjs';
@@ -18,8 +18,6 @@ after(async () => {
   await lab?.close();
 });
 
-// TeX markers: x_1, x_{12}, ^{…}, \command.
-export const RAW_TEX = /[A-Za-z0-9)]_[A-Za-z0-9{]|\^\{|\\[A-Za-z]+/;
 
 async function visibleText(page) {
   return page.evaluate(() => {

@@ -7,6 +7,7 @@ import { readState, writeState, shareLink, hashOf } from './state.js';
 import { createCore } from './core-client.js';
 import { renderExercise, exerciseData } from './runner.js';
 import { renderStart } from './start.js';
+import { loadKatex } from './rich.js';
 import { watchScrollers } from './scroll-hint.js';
 import * as progress from './progress.js';
 import { createLearner } from './grading/learner.js';
@@ -158,6 +159,10 @@ async function route() {
   document.title = ex ? `${pick(ex.title)} — ${t('site.name')}` : `${t('site.name')} — ${t('site.subtitle')}`;
   if (!app.core) return;
   try {
+    // An exercise is typeset from the start (KaTeX is fetched once, after the
+    // first screen: see rich.js); the start page does not wait for it.
+    if (ex) await loadKatex().catch((e) => console.warn(e.message));
+    if (mine !== routing) return;
     if (ex) await renderExercise(root, ex, app);
     else renderStart(root, app);
   } catch (e) {
@@ -208,6 +213,7 @@ async function boot() {
   for (const ex of exercises) if (progress.status(ex) === 'done') reportedDone.add(ex.id);
   document.body.dataset.core = app.core.mode;
   await route();
+  loadKatex().catch((e) => console.warn(e.message));
 }
 
 boot();

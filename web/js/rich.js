@@ -1,14 +1,57 @@
 // Exercise text to HTML: paragraphs (blank lines), **bold**, `code`, inline
 // $…$ and display $$…$$ math typeset by KaTeX. Everything else is escaped, so
 // exercise files cannot inject markup.
-import katex from 'katex';
+//
+// KaTeX (76 KiB gzip, more than a third of app.js) is not bundled: the page
+// loads dist/katex/katex.min.js once the start page is up (loadKatex), so the
+// first screen waits only for the page and the core. Until it has arrived,
+// tex() writes the formula's plain reading in a .tex-pending span, and every
+// such span is typeset in place when KaTeX is there (also spans inserted
+// later from strings made before).
+let katex = globalThis.katex ?? null;
 
 export function escapeHtml(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 }
 
 export function tex(source, display = false) {
-  return katex.renderToString(source, { displayMode: display, throwOnError: false, output: 'htmlAndMathml', strict: 'ignore' });
+  if (katex) return katex.renderToString(source, { displayMode: display, throwOnError: false, output: 'htmlAndMathml', strict: 'ignore' });
+  return `<span class="tex-pending" data-tex="${escapeHtml(source)}" data-display="${display ? 1 : 0}">${escapeHtml(texToText(source))}</span>`;
+}
+
+function typesetPending(scope) {
+  for (const el of scope.querySelectorAll('.tex-pending')) el.outerHTML = tex(el.dataset.tex, el.dataset.display === '1');
+}
+
+let loading = null;
+// Loads KaTeX's script and style sheet from the page's own folder (same
+// origin; file:// too, as classic scripts are). Resolves when every pending
+// formula is typeset; rejects if the script cannot load (the plain readings
+// stay, so the page is still usable).
+export function loadKatex(doc = document) {
+  if (katex) return Promise.resolve();
+  loading ??= new Promise((resolve, reject) => {
+    const css = doc.createElement('link');
+    css.rel = 'stylesheet';
+    css.href = 'katex/katex.min.css';
+    const script = doc.createElement('script');
+    script.src = 'katex/katex.min.js';
+    script.onload = () => {
+      katex = globalThis.katex ?? null;
+      if (!katex) return reject(new Error('katex/katex.min.js did not define katex'));
+      typesetPending(doc);
+      new MutationObserver((records) => {
+        for (const r of records) for (const n of r.addedNodes) if (n.nodeType === 1) (n.matches('.tex-pending') ? typesetPending(n.parentNode ?? doc) : typesetPending(n));
+      }).observe(doc.body, { childList: true, subtree: true });
+      resolve();
+    };
+    script.onerror = () => {
+      loading = null;
+      reject(new Error('katex/katex.min.js could not be loaded'));
+    };
+    doc.head.append(css, script);
+  });
+  return loading;
 }
 
 function inline(text) {
@@ -43,28 +86,54 @@ export function richBlock(text) {
     .join('');
 }
 
-// A plain-text reading of a short TeX label, for aria-label (screen readers
-// do not all read KaTeX's MathML).
+// A plain-text reading of TeX (x_k → xₖ, \frac{a}{b} → a/b, \sqrt{d_k} →
+// √dₖ, Q K^\top → Q Kᵀ, \cdot → ·): for aria-label (screen readers do not
+// all read KaTeX's MathML), for places that show text rather than typeset
+// math (table headers, titles), and in place of a formula until KaTeX has
+// loaded. Never shows TeX markup.
+const SUB = { 0: '₀', 1: '₁', 2: '₂', 3: '₃', 4: '₄', 5: '₅', 6: '₆', 7: '₇', 8: '₈', 9: '₉', '+': '₊', '-': '₋', '=': '₌', '(': '₍', ')': '₎', a: 'ₐ', e: 'ₑ', h: 'ₕ', i: 'ᵢ', j: 'ⱼ', k: 'ₖ', l: 'ₗ', m: 'ₘ', n: 'ₙ', o: 'ₒ', p: 'ₚ', r: 'ᵣ', s: 'ₛ', t: 'ₜ', u: 'ᵤ', v: 'ᵥ', x: 'ₓ' };
+const SUP = { 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹', '+': '⁺', '-': '⁻', '−': '⁻', '=': '⁼', '(': '⁽', ')': '⁾', T: 'ᵀ', i: 'ⁱ', n: 'ⁿ', k: 'ᵏ', d: 'ᵈ' };
+const SYMBOLS = {
+  cdot: '·', times: '×', to: '→', top: 'ᵀ', dots: '…', cdots: '⋯', ldots: '…', approx: '≈', le: '≤', leq: '≤', ge: '≥', geq: '≥',
+  ne: '≠', neq: '≠', in: '∈', infty: '∞', sum: 'Σ', prod: 'Π', pi: 'π', theta: 'θ', lambda: 'λ', alpha: 'α', beta: 'β', gamma: 'γ',
+  delta: 'δ', mu: 'μ', sigma: 'σ', phi: 'φ', langle: '⟨', rangle: '⟩', lvert: '|', rvert: '|', vert: '|', quad: ' ', qquad: ' ',
+  S: '§', left: '', right: '', big: '', Big: '', bigl: '', bigr: '', ',': ' ', ';': ' ', ':': ' ', '!': '', ' ': ' ', '{': '{', '}': '}',
+};
+const GROUP = '\\{([^{}]*)\\}';
+const simple = (a) => /^[\p{L}\p{N}.·√ᵀ₀-₎ₐ-ₜᵢ-ᵥⱼ⁰-⁾ⁱⁿᵏᵈ]*$/u.test(a);
+const wrap = (a) => (simple(a) ? a : `(${a})`);
+const script = (map, hat) => (s) => {
+  if ([...s].every((c) => c in map)) return [...s].map((c) => map[c]).join('');
+  return /^\(.*\)$|^\w$/.test(s) ? `${hat}${s}` : `${hat}(${s})`;
+};
+
 export function texToText(source) {
-  return String(source)
-    .replace(/\\sqrt\{([^}]*)\}/g, '√$1')
-    .replace(/\\cdot/g, '·')
-    .replace(/\\to/g, '→')
-    .replace(/\\max/g, 'max')
-    .replace(/\\lvert|\\rvert/g, '|')
-    .replace(/\\[a-zA-Z]+/g, '')
-    .replace(/[{}]/g, '')
+  let s = String(source)
+    .replace(/\\(begin|end)\{[^{}]*\}/g, '')
+    .replace(/\\(mathrm|text|mathbb|mathbf|boldsymbol|operatorname|underbrace)\s*(?=\{)/g, '\\$1');
+  let before;
+  do {
+    before = s;
+    s = s
+      .replace(new RegExp(`\\\\(?:mathrm|text|mathbb|mathbf|boldsymbol|operatorname|underbrace)${GROUP}`, 'g'), '$1')
+      .replace(/_\{([^{}]*)\}|_(\w)/g, (m, a, b) => script(SUB, '_')(a ?? b))
+      .replace(/\^\s*\\top\b|\^\{\s*\\top\s*\}/g, 'ᵀ')
+      .replace(/\^\{([^{}]*)\}|\^(\w)/g, (m, a, b) => script(SUP, '^')(a ?? b))
+      .replace(new RegExp(`\\\\frac${GROUP}${GROUP}`, 'g'), (m, a, b) => `${wrap(a)}/${wrap(b)}`)
+      .replace(new RegExp(`\\\\sqrt${GROUP}`, 'g'), (m, a) => `√${wrap(a)}`)
+      // A bare group (not an argument of \frac and the like) is just its content.
+      .replace(/(?<!\\[a-zA-Z]+\s*|[}^_]\s*)\{([^{}]*)\}/g, '$1');
+  } while (s !== before);
+  return s
+    .replace(/\\\\/g, ' ')
+    .replace(/\\([a-zA-Z]+|.)/g, (m, c) => SYMBOLS[c] ?? c)
+    .replace(/[{}&]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
 }
 
-// A short TeX label (x_1, x_{12}, m_h) as plain Unicode text (x₁, x₁₂, mₕ),
-// for places that show text, not typeset math: table headers, titles.
-const SUB = { 0: '₀', 1: '₁', 2: '₂', 3: '₃', 4: '₄', 5: '₅', 6: '₆', 7: '₇', 8: '₈', 9: '₉', '+': '₊', '-': '₋', '=': '₌', '(': '₍', ')': '₎', a: 'ₐ', e: 'ₑ', h: 'ₕ', i: 'ᵢ', j: 'ⱼ', k: 'ₖ', l: 'ₗ', m: 'ₘ', n: 'ₙ', o: 'ₒ', p: 'ₚ', r: 'ᵣ', s: 'ₛ', t: 'ₜ', u: 'ᵤ', v: 'ᵥ', x: 'ₓ' };
-export function texToUnicode(source) {
-  const sub = (s) => ([...s].every((c) => c in SUB) ? [...s].map((c) => SUB[c]).join('') : `(${s})`);
-  return texToText(String(source).replace(/_\{([^{}]*)\}|_(\w)/g, (m, a, b) => sub(a ?? b)));
-}
+// Kept for callers that name the Unicode reading: the same reading.
+export const texToUnicode = texToText;
 
 // Exercise text as plain text (math read by texToText), for aria-label.
 export function richToText(text) {
