@@ -146,7 +146,11 @@ export function serve({ root, port = 8080, host = '127.0.0.1', frameAncestors = 
     }
     res.writeHead(200, { ...headers, 'content-length': st.size });
     if (req.method === 'HEAD') res.end();
-    else createReadStream(file).pipe(res);
+    // Exactly the bytes the content-length announced: a file rebuilt while it
+    // is sent (npm run build beside npm start) must not spill into the next
+    // response on a kept-alive connection.
+    else if (st.size === 0) res.end();
+    else createReadStream(file, { start: 0, end: st.size - 1 }).pipe(res);
   });
   return new Promise((ok, fail) => {
     server.once('error', fail);
