@@ -194,6 +194,7 @@ export function renderPresenter(root, app) {
     index = Math.max(0, Math.min(steps.length - 1, i));
     const ex = steps[index];
     const p = ex.presenter;
+    deck.dataset.ready = 'false';
     deck.dataset.step = String(index + 1);
     deck.dataset.exercise = ex.id;
     indicator.textContent = t('present.step_of', { n: index + 1, total: steps.length });
@@ -268,10 +269,11 @@ export function renderPresenter(root, app) {
   // pressed on a widget of the slide (its chips use ← → and Space) are theirs.
   const onKey = (e) => {
     if (!deck.isConnected) return document.removeEventListener('keydown', onKey);
-    if (e.altKey || e.ctrlKey || e.metaKey) return;
-    const el = e.target instanceof Element ? e.target : null;
-    if (el?.closest('.present-visual, input, select, textarea, [contenteditable]')) return;
-    const onButton = !!el?.closest('button, a, summary');
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    // The path as dispatched: a widget may have redrawn (detached) the element by now.
+    const path = e.composedPath().filter((n) => n instanceof Element);
+    if (path.some((n) => n.matches('.present-visual, input, select, textarea, [contenteditable]'))) return;
+    const onButton = path.some((n) => n.matches('button, a, summary'));
     const k = e.key;
     let done = true;
     if (k === 'ArrowRight' || k === 'PageDown' || (k === ' ' && !onButton && !e.shiftKey)) show(index + 1);
