@@ -49,6 +49,23 @@ async function waitStep(page, n) {
 }
 const stepMs = (page) => page.evaluate(() => Number(document.querySelector('.present-timer').dataset.stepMs));
 
+// Tab from where the focus is to the first element matching selector; and
+// Shift+Tab back out of the slide's visual (its keys are its own).
+async function tabTo(page, selector) {
+  for (let n = 0; n < 40; n++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate((sel) => !!document.activeElement?.matches(sel), selector)) return;
+  }
+  throw new Error(`${selector} not reached with Tab`);
+}
+async function tabOut(page) {
+  for (let n = 0; n < 40; n++) {
+    if (await page.evaluate(() => !document.activeElement?.closest('.present-visual'))) return;
+    await page.keyboard.press('Shift+Tab');
+  }
+  throw new Error('Shift+Tab did not leave the visual');
+}
+
 async function measure(page) {
   return page.evaluate(() => {
     const slide = document.querySelector('.present-slide');
@@ -110,12 +127,7 @@ async function pass({ mode, lang, width, height }) {
       if (step === 1) {
         // The widget is live: Tab to a token chip, grab it, move it, drop it
         // (a graded action in the lab; here nothing may be kept).
-        let onChip = false;
-        for (let n = 0; n < 40 && !onChip; n++) {
-          await page.keyboard.press('Tab');
-          onChip = await page.evaluate(() => !!document.activeElement?.closest('.present-visual .chip'));
-        }
-        assert.ok(onChip, 'a token chip is reached with Tab');
+        await tabTo(page, '.present-visual .chip');
         const order = () => page.evaluate(() => [...document.querySelectorAll('.present-visual .chip')].map((c) => c.dataset.token).join('|'));
         const was = await order();
         await page.keyboard.press('Space');
@@ -123,8 +135,27 @@ async function pass({ mode, lang, width, height }) {
         await page.keyboard.press('Space');
         await page.waitForFunction((w) => [...document.querySelectorAll('.present-visual .chip')].map((c) => c.dataset.token).join('|') !== w, was);
         assert.equal(await stepNow(page), 1, 'keys on a widget stay with the widget');
-        // Out of the widget (its arrows are its own): Shift+Tab to the bar's Exit link.
-        await page.keyboard.press('Shift+Tab');
+        await tabOut(page);
+      }
+      if (step === 3) {
+        // Done together: the class has its numbers; open the core's result (Enter on its summary).
+        await tabTo(page, '.present-visual details.reveal > summary');
+        await page.keyboard.press('Enter');
+        await page.waitForSelector('.present-visual details.reveal[open] .heatmap');
+        await page.waitForTimeout(300); // the refit after the visual grew
+        const m2 = await measure(page);
+        assert.ok(m2.slide.sh <= m2.slide.ch && m2.visualInside, `${where}: with the core's result open, the visual still fits`);
+        assert.deepEqual(await axeAll(page, mode), [], `${where} (result open): axe`);
+        await tabOut(page);
+      }
+      if (step === 5) {
+        // The causal mask, switched on with Space: nothing above the diagonal any more.
+        assert.equal(await page.locator('.present-visual [data-readout="aboveDiagonal"]').getAttribute('class'), 'readout differ');
+        await tabTo(page, '.present-visual input[type="checkbox"]');
+        await page.keyboard.press('Space');
+        await page.waitForSelector('.present-visual [data-readout="aboveDiagonal"].same');
+        assert.equal(await stepNow(page), 5, 'Space on the checkbox is the checkbox\'s');
+        await tabOut(page);
       }
       if (step === 7) {
         const answers = await page.locator('.present-a').allInnerTexts();
@@ -135,7 +166,7 @@ async function pass({ mode, lang, width, height }) {
         });
         break;
       }
-      // Each step puts the focus on its title; after the chips, Shift+Tab left them.
+      // Each step puts the focus on its title; after a widget, Shift+Tab left it.
       assert.ok(await page.evaluate(() => !document.activeElement?.closest('.present-visual')), `${where}: the focus is outside the widget`);
       await page.keyboard.press(forward[step - 1]);
     }

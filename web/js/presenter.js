@@ -225,7 +225,9 @@ export function renderPresenter(root, app) {
     } else {
       const widgets = new Map();
       const ctx = presenterContext(ex, app, widgets);
-      for (const f of p.formula ?? []) inner.append(h('div', { class: 'math-block', html: tex(f, true) }));
+      // The formula and the controls share a row: the widget gets the height.
+      const head = h('div', { class: 'present-head' }, ...(p.formula ?? []).map((f) => h('div', { class: 'math-block', html: tex(f, true) })));
+      inner.append(head);
       const update = async () => {
         ctx.current = labOf(ex, app.state);
         try {
@@ -238,7 +240,7 @@ export function renderPresenter(root, app) {
       };
       if (p.controls?.length) {
         const ctl = controls({ ...ex, lab: { ...ex.lab, controls: p.controls } }, app, ctx.current, update);
-        if (ctl) inner.append(ctl);
+        if (ctl) head.append(ctl);
       }
       const visual = ex.blocks.find((b) => b.id === p.visual);
       const blocks = visual.tokens ? [ex.blocks.find((b) => b.id === visual.tokens), visual] : [visual];
@@ -273,7 +275,7 @@ export function renderPresenter(root, app) {
     // The path as dispatched: a widget may have redrawn (detached) the element by now.
     const path = e.composedPath().filter((n) => n instanceof Element);
     if (path.some((n) => n.matches('.present-visual, input, select, textarea, [contenteditable]'))) return;
-    const onButton = path.some((n) => n.matches('button, a, summary'));
+    const onButton = path.some((n) => n.matches('button, summary')); // Space activates these; on a link it does nothing of its own
     const k = e.key;
     let done = true;
     if (k === 'ArrowRight' || k === 'PageDown' || (k === ' ' && !onButton && !e.shiftKey)) show(index + 1);
