@@ -76,6 +76,8 @@ async function measure(page) {
     return {
       slide: { sw: slide.scrollWidth, cw: slide.clientWidth, sh: slide.scrollHeight, ch: slide.clientHeight },
       page: { sw: de.scrollWidth, cw: de.clientWidth, sh: de.scrollHeight, ch: de.clientHeight },
+      // Nothing in the visual cut off at the edge of a box that scrolls sideways.
+      cut: [...document.querySelectorAll('.present-visual :is(.math-block, .table-scroll, .hm-scroll)')].filter((e) => e.offsetParent && e.scrollWidth > e.clientWidth + 1).map((e) => e.className),
       visualInside: visual.left >= box.left - 1 && visual.right <= box.right + 1 && visual.top >= box.top - 1 && visual.bottom <= box.bottom + 1,
       pointsPx: px('.present-points li'),
       questionsPx: px('.present-q, .present-a'),
@@ -116,6 +118,7 @@ async function pass({ mode, lang, width, height }) {
       assert.ok(m.slide.sw <= m.slide.cw && m.slide.sh <= m.slide.ch, `${where}: the slide overflows ${JSON.stringify(m.slide)}`);
       assert.ok(m.page.sw <= m.page.cw && m.page.sh <= m.page.ch, `${where}: the page scrolls ${JSON.stringify(m.page)}`);
       assert.ok(m.visualInside, `${where}: the visual leaves its box`);
+      assert.deepEqual(m.cut, [], `${where}: a part of the visual scrolls sideways, cut off`);
       // The talking points are the exercise file's, in the page's language.
       assert.deepEqual(m.points.length, ex.presenter.talking_points.length, where);
       assert.ok(m.title.includes(ex.title[lang]), `${where}: title ${m.title}`);
@@ -144,7 +147,7 @@ async function pass({ mode, lang, width, height }) {
         await page.waitForSelector('.present-visual details.reveal[open] .heatmap');
         await page.waitForTimeout(300); // the refit after the visual grew
         const m2 = await measure(page);
-        assert.ok(m2.slide.sh <= m2.slide.ch && m2.visualInside, `${where}: with the core's result open, the visual still fits`);
+        assert.ok(m2.slide.sh <= m2.slide.ch && m2.visualInside && !m2.cut.length, `${where}: with the core's result open, the visual still fits ${JSON.stringify(m2)}`);
         assert.deepEqual(await axeAll(page, mode), [], `${where} (result open): axe`);
         await tabOut(page);
       }

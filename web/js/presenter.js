@@ -130,9 +130,11 @@ export function renderPresenter(root, app) {
   full.addEventListener('click', toggleFullscreen);
 
   // Fit the step's visual into the space left by the title and the points:
-  // laid out at the width (of a few) that lets it grow the most, then scaled
-  // (never past 2×) to fill its box.
-  const WIDTHS = [736, 960, 1200];
+  // laid out at the width (of a few) that lets it grow the most with nothing
+  // inside it scrolling sideways (a heatmap or table cut off at its box's
+  // edge), then scaled (never past 2×) to fill its box.
+  const WIDTHS = [736, 960, 1200, 1440];
+  const clipped = (inner) => [...inner.querySelectorAll('.math-block, .table-scroll, .hm-scroll')].some((e) => e.offsetParent && e.scrollWidth > e.clientWidth + 1);
   function fitter(inner) {
     return () => {
       if (!inner.isConnected || visualBox.parentElement.classList.contains('wide')) return;
@@ -146,7 +148,9 @@ export function renderPresenter(root, app) {
         const ht = inner.offsetHeight;
         if (!w || !ht) return;
         const scale = Math.min(2, bw / w, bh / ht);
-        if (!best || scale > best.scale + 0.01) best = { width, w, scale };
+        const cut = clipped(inner);
+        // Uncut beats cut; then the larger scale; among cut ones, the wider.
+        if (!best || (best.cut && !cut) || (best.cut === cut && (cut || scale > best.scale + 0.01))) best = { width, w, scale, cut };
       }
       inner.style.width = `${best.width}px`;
       const left = Math.max(0, (bw - best.w * best.scale) / 2);
