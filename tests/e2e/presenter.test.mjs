@@ -146,6 +146,7 @@ async function pass({ mode, lang, width, height }) {
         await page.keyboard.press('Enter');
         await page.waitForSelector('.present-visual details.reveal[open] .heatmap');
         await page.waitForTimeout(300); // the refit after the visual grew
+        await page.screenshot({ path: join(artifacts, `presenter-${mode}-${lang}-${width}-3-open.png`) });
         const m2 = await measure(page);
         assert.ok(m2.slide.sh <= m2.slide.ch && m2.visualInside && !m2.cut.length, `${where}: with the core's result open, the visual still fits ${JSON.stringify(m2)}`);
         assert.deepEqual(await axeAll(page, mode), [], `${where} (result open): axe`);
