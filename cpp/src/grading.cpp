@@ -392,7 +392,17 @@ std::optional<double> parse_number(const std::string& text) {
 
 std::string canonical_json(const json& exercise) { return to_doubles(exercise).dump(); }
 
-std::string content_hash(const json& exercise) { return hex64(hash_string(canonical_json(exercise))); }
+// The version of what is graded: the presenter's talking points and minutes
+// (`presenter:`) are left out, so editing them does not split a class's
+// submissions into two versions.
+std::string content_hash(const json& exercise) {
+    if (exercise.is_object() && exercise.contains("presenter")) {
+        json graded = exercise;
+        graded.erase("presenter");
+        return hex64(hash_string(canonical_json(graded)));
+    }
+    return hex64(hash_string(canonical_json(exercise)));
+}
 
 std::uint32_t variant_seed(const std::string& learner, const std::string& exercise_id, const std::string& hash) {
     const std::uint64_t h = hash_string(learner + '\x1f' + exercise_id + '\x1f' + hash);

@@ -165,6 +165,12 @@ TEST(Grading, ContentHashesAndSeeds) {
     json edited = kExercise;
     edited["blocks"][1]["tolerance"]["atol"] = 0.006;
     EXPECT_NE(content_hash(edited), h);
+    // The presenter's notes are not graded: adding or editing them keeps the version.
+    json presented = kExercise;
+    presented["presenter"] = {{"step", 3}, {"minutes", 15}, {"talking_points", {{{"ja", "一緒に計算する"}, {"en", "Compute it together"}}}}};
+    EXPECT_EQ(content_hash(presented), h);
+    presented["presenter"]["minutes"] = 10;
+    EXPECT_EQ(content_hash(presented), h);
     // Same learner, same seed; another learner or another version, another seed.
     EXPECT_EQ(variant_seed("alice", "hand-calc", h), variant_seed("alice", "hand-calc", h));
     EXPECT_NE(variant_seed("alice", "hand-calc", h), variant_seed("bob", "hand-calc", h));

@@ -29,3 +29,42 @@ test('an extrapolate widget\'s prediction offers every trained scheme', () => {
   assert.deepEqual(crossCheck(ex(pred, { ...w, schemes: ['learned', 'none'] })), []);
   assert.match(crossCheck(ex(choice({ id: 'p', max_attempts: 1 }), { ...w, schemes: ['learned'] })).join('\n'), /not the id of a prediction question/);
 });
+
+test('a presenter block shows a widget of its file, or choice questions of it; the schema takes it, the loader takes the real files', async () => {
+  const { readFileSync, mkdtempSync, writeFileSync, copyFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const { validate } = await import('../../web/js/schema-check.mjs');
+  const { loadExercises } = await import('../../web/js/exercise-loader.mjs');
+  const root = join(import.meta.dirname, '..', '..', 'exercises');
+  const points = [label];
+  const tokens = { type: 'tokens', id: 'chips' };
+  const lines = { type: 'attention-lines', id: 'lines', tokens: 'chips' };
+  const c = choice({ max_attempts: 2 });
+  assert.deepEqual(crossCheck({ ...ex(tokens, lines), presenter: { step: 1, minutes: 5, visual: 'lines', talking_points: points } }), []);
+  assert.match(crossCheck({ ...ex(tokens, c), presenter: { step: 1, minutes: 5, visual: 'c', talking_points: points } }).join('\n'), /presenter\.visual: "c" is not the id of a widget/);
+  assert.match(crossCheck({ ...ex(tokens, c), presenter: { step: 1, minutes: 5, questions: ['chips'], talking_points: points } }).join('\n'), /presenter\.questions\[0\]: "chips" is not the id of a choice question/);
+  assert.match(crossCheck({ ...ex(tokens, c), presenter: { step: 1, minutes: 5, talking_points: points } }).join('\n'), /needs exactly one of visual, questions/);
+  assert.match(crossCheck({ ...ex(tokens, c), presenter: { step: 1, minutes: 5, visual: 'chips', questions: ['c'], talking_points: points } }).join('\n'), /needs exactly one of visual, questions/);
+  assert.deepEqual(crossCheck({ ...ex(tokens, c), presenter: { step: 7, minutes: 5, questions: ['c'], talking_points: points } }), []);
+  // The schema: known fields only, text pairs, bounded.
+  const schema = JSON.parse(readFileSync(join(root, 'exercise.schema.json'), 'utf8'));
+  const file = { id: 'e', order: 1, title: label, summary: label, blocks: [tokens, lines] };
+  assert.deepEqual(validate({ ...file, presenter: { step: 1, minutes: 5, visual: 'lines', controls: ['mask'], formula: ['x'], talking_points: points } }, schema), []);
+  const errs = (p) => validate({ ...file, presenter: p }, schema).map((e) => `${e.path}: ${e.message}`).join('\n');
+  assert.match(errs({ step: 1, minutes: 5, visual: 'lines', talking_points: points, notes: 'x' }), /presenter/);
+  assert.match(errs({ step: 1, minutes: 5, visual: 'lines', talking_points: [{ ja: 'x' }] }), /presenter\.talking_points\[0\]/);
+  assert.match(errs({ step: 1, minutes: 0, visual: 'lines', talking_points: points }), /presenter\.minutes/);
+  assert.match(errs({ step: 1, minutes: 5, visual: 'lines', controls: ['weights'], talking_points: points }), /presenter\.controls\[0\]/);
+  assert.match(errs({ step: 1, visual: 'lines', talking_points: points }), /minutes/);
+  // The lab's files: seven steps (the six of the lesson and the questions), 60 minutes in all.
+  const steps = loadExercises(root).filter((e) => e.presenter).map((e) => e.presenter);
+  assert.deepEqual(steps.map((p) => p.step).sort((a, b) => a - b), [1, 2, 3, 4, 5, 6, 7]);
+  assert.equal(steps.reduce((a, p) => a + p.minutes, 0), 60);
+  assert.deepEqual(steps.find((p) => p.questions).questions.length, 5);
+  // A step number used twice is refused.
+  const dir = mkdtempSync(join(tmpdir(), 'poslab-ex-'));
+  copyFileSync(join(root, 'exercise.schema.json'), join(dir, 'exercise.schema.json'));
+  for (const f of ['01-reorder.yaml', '02-formula.yaml']) writeFileSync(join(dir, f), readFileSync(join(root, f), 'utf8').replace('  step: 2\n', '  step: 1\n'));
+  assert.throws(() => loadExercises(dir), /02-formula\.yaml: presenter\.step: 1 is also used by exercises\/01-reorder\.yaml/);
+});

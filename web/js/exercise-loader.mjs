@@ -99,6 +99,16 @@ export function crossCheck(ex) {
       problems.push(`${at}.labels: ${b.labels.length} labels for ${b.vectors.length} vectors`);
     }
   });
+  // Presenter mode: a step shows one widget of this file, or the discussion questions.
+  const p = ex.presenter;
+  if (p) {
+    if (!!p.visual === !!p.questions) problems.push(`presenter: needs exactly one of visual, questions`);
+    if (p.visual && !WIDGETS.has(typeOfId(p.visual))) problems.push(`presenter.visual: "${p.visual}" is not the id of a widget in this file`);
+    (p.questions ?? []).forEach((id, j) => {
+      if (typeOfId(id) !== 'choice') problems.push(`presenter.questions[${j}]: "${id}" is not the id of a choice question in this file`);
+    });
+    if (p.questions && (p.formula || p.controls)) problems.push(`presenter: formula and controls go with a visual, not with questions`);
+  }
   return problems;
 }
 
@@ -125,6 +135,11 @@ export function loadExercises(dir) {
   }
   const seen = new Map();
   for (const ex of exercises) {
+    if (ex.presenter) {
+      const k = `presenter.step:${ex.presenter.step}`;
+      if (seen.has(k)) problems.push(`exercises/${ex.file}: presenter.step: ${ex.presenter.step} is also used by exercises/${seen.get(k)}`);
+      else seen.set(k, ex.file);
+    }
     for (const key of ['id', 'order']) {
       const k = `${key}:${ex[key]}`;
       if (seen.has(k)) problems.push(`exercises/${ex.file}: ${key}: ${JSON.stringify(ex[key])} is also used by exercises/${seen.get(k)}`);

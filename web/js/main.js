@@ -8,6 +8,7 @@ import { createCore } from './core-client.js';
 import { renderExercise, exerciseData } from './runner.js';
 import { renderStart } from './start.js';
 import { loadKatex } from './rich.js';
+import { renderPresenter } from './presenter.js';
 import { watchScrollers } from './scroll-hint.js';
 import * as progress from './progress.js';
 import { createLearner } from './grading/learner.js';
@@ -174,6 +175,7 @@ async function route() {
 }
 
 window.addEventListener('hashchange', () => {
+  if (app.state.present) return; // presenter.js keeps its own steps
   app.state = readState();
   setLang(app.state.lang);
   renderHeader();
@@ -190,6 +192,16 @@ async function boot() {
   root.replaceChildren(h('p', { class: 'loading', role: 'status' }, t('boot.loading')));
   try {
     app.core = await createCore();
+    // Presenter mode: the lesson's steps for a projector. No learner, no
+    // grading session, no progress: nothing of the learner's is read or written.
+    if (app.state.present) {
+      header.hidden = true;
+      footer.hidden = true;
+      document.title = `${t('present.doc_title')} — ${t('site.name')}`;
+      await loadKatex().catch((e) => console.warn(e.message));
+      await renderPresenter(root, app);
+      return;
+    }
     // Grading: the learner id (URL learner=, the host page, or typed on the
     // start page), every attempt kept per exercise version, statements to an
     // embedding host. The core checks and scores; these keep and report.

@@ -24,7 +24,7 @@ import { mount as alibi } from './widgets/alibi.js';
 import { mount as compare } from './widgets/compare.js';
 import { mount as extrapolate } from './widgets/extrapolate.js';
 
-const WIDGETS = { tokens, outputs, attention, 'attention-lines': attentionLines, vectors, 'pe-table': peTable, clocks, 'pe-rows': peRows, combine, superposition, swaps, wall, rope, alibi, compare, extrapolate };
+export const WIDGETS = { tokens, outputs, attention, 'attention-lines': attentionLines, vectors, 'pe-table': peTable, clocks, 'pe-rows': peRows, combine, superposition, swaps, wall, rope, alibi, compare, extrapolate };
 const SCHEMES = ['none', 'sinusoidal', 'learned', 'rope', 'alibi'];
 
 // The lab's settings: the exercise's defaults, overridden by the URL.
@@ -41,7 +41,7 @@ export function labOf(exercise, state) {
   };
 }
 
-function controls(exercise, app, lab, onChange) {
+export function controls(exercise, app, lab, onChange) {
   const hidden = new Set(app.state.hide ?? []);
   const list = (exercise.lab?.controls ?? []).filter((c) => !hidden.has(c));
   if (!list.length) return null;

@@ -34,6 +34,8 @@ export function renderStart(root, app) {
     h('p', {}, t('start.how')),
     h('p', {}, t('start.sources')),
     h('p', {}, h('a', { class: 'button', href: app.linkTo(app.exercises[0].id) }, t('start.begin'))),
+    // For the instructor: the lesson's steps for a projector (presenter.js).
+    h('p', { class: 'present-entry' }, h('a', { class: 'button secondary', id: 'present-link', href: `?present=1${lang() === 'ja' ? '' : `&lang=${lang()}`}` }, t('start.present')), ' ', h('span', { class: 'muted' }, t('start.present_note'))),
     h('h2', {}, t('start.path')),
     // Damaged saved progress was dropped: said where the path's state is shown.
     progress.warnings().length ? h('aside', { class: 'note storage-note', role: 'status' }, ...progress.warnings().map((w) => h('p', {}, t(`storage.${w.code}`, w.params)))) : null,

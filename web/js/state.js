@@ -19,6 +19,7 @@ export function readState(loc = window.location) {
       if (key === 'ex' || key === 'lang' || key === 's' || key === 'pe' || key === 'combine') state[key] = value;
       else if (key === 'exercise') state.ex = value;  // the embedding form: index.html?exercise=ID&embed=1
       else if (key === 'embed') state.embed = value === '1' || value === 'true';
+      else if (key === 'present') state.present = value === '1' || value === 'true';  // presenter mode (presenter.js)
       else if (TEXT_KEYS.includes(key)) state[key] = value;
       else if (key === 'mask') state.mask = value === '1' || value === 'true';
       else if (key === 'hide') state.hide = value.split(',').filter(Boolean);
