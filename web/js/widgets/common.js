@@ -17,7 +17,7 @@ export function vectorTable(rows, { caption, dims, labelTitle, footer, flip } = 
     { class: 'table-scroll', tabindex: '0' },
     h(
       'table',
-      { class: 'vec-table' },
+      { class: 'vec-table', 'data-flip-root': flip },
       caption ? h('caption', {}, caption) : null,
       h('thead', {}, h('tr', {}, labelTitle === '' ? h('td', { class: 'corner' }) : h('th', { scope: 'col' }, labelTitle ?? t('vec.token')), ...Array.from({ length: D }, (_, i) => h('th', { scope: 'col' }, dims ? dims[i] : String(i))))),
       h(

@@ -100,6 +100,7 @@ export function heatmap(values, opts = {}) {
     style: `grid-template-columns: max-content repeat(${cols}, minmax(var(--hm-min), 1fr))`,
     // Linked, the row headers are focusable: a group (an image's parts are not).
     role: linked ? 'group' : 'img',
+    'data-flip-root': linked ? flip : undefined,
     'aria-label': t('heatmap.aria', { caption: opts.caption ?? '', rows, cols, min: fmt(min, digits), max: fmt(max, digits) }),
   });
   grid.append(h('div', { class: 'hm-corner', 'aria-hidden': 'true' }));

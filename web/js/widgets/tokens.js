@@ -12,7 +12,7 @@ export function mount(el, block, ctx) {
   // tabindex); ← → (↑ ↓, Home, End) move focus between chips; Space or Enter
   // grabs the focused chip, the arrows then move it, Space or Enter drops it
   // and Escape puts it back. Every step is said in the live region.
-  const list = h('ol', { class: 'chips', role: 'listbox', 'aria-orientation': 'horizontal', 'aria-label': t('tokens.aria') });
+  const list = h('ol', { class: 'chips', 'data-flip-root': 'chips', role: 'listbox', 'aria-orientation': 'horizontal', 'aria-label': t('tokens.aria') });
   const live = h('p', { class: 'sr-only', 'aria-live': 'polite' });
   const targetLine = h('p', { class: 'target-line' });
   const orderLine = h('p', { class: 'order-line' });
