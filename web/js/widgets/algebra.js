@@ -9,8 +9,10 @@ import { t } from '../i18n.js';
 import { hue } from './common.js';
 
 // \htmlClass only (the line is this file's own, not an exercise's text).
-const LINE = String.raw`\mathrm{softmax}\!\left(\htmlClass{alg-p}{P}\,QK^{\top}\htmlClass{alg-p}{P^{\top}}\right)\htmlClass{alg-p}{P}\,V \;=\; \htmlClass{alg-p}{P}\cdot\mathrm{softmax}\!\left(QK^{\top}\right)V`;
-const lineHtml = () => katex.renderToString(LINE, { displayMode: true, throwOnError: false, output: 'htmlAndMathml', strict: 'ignore', trust: (c) => c.command === '\\htmlClass' });
+// Two halves that wrap on a phone rather than scroll.
+const LEFT = String.raw`\mathrm{softmax}\!\left(\htmlClass{alg-p}{P}\,QK^{\top}\htmlClass{alg-p}{P^{\top}}\right)\htmlClass{alg-p}{P}\,V`;
+const RIGHT = String.raw`=\; \htmlClass{alg-p}{P}\cdot\mathrm{softmax}\!\left(QK^{\top}\right)V`;
+const texHtml = (src) => katex.renderToString(src, { displayMode: false, throwOnError: false, output: 'htmlAndMathml', strict: 'ignore', trust: (c) => c.command === '\\htmlClass' });
 
 // Largest |Attention(PX)_pq − Attention(X)_{order[p], order[q]}| over heads:
 // softmax(PQKᵀPᵀ) = P·softmax(QKᵀ)·Pᵀ, cell by cell.
@@ -50,7 +52,7 @@ export function algebra(check, order, tokens) {
     'div',
     { class: `algebra${identity ? '' : ' permuted'}`, 'data-identity': String(identity) },
     h('p', { class: 'algebra-title' }, t('algebra.title')),
-    h('div', { class: 'algebra-line', html: lineHtml() }),
+    h('div', { class: 'algebra-line' }, h('span', { html: texHtml(LEFT) }), h('span', { html: texHtml(RIGHT) })),
     h('p', { class: 'muted' }, t('algebra.why')),
     h('div', { class: 'algebra-p' }, matrix, h('p', { class: 'algebra-p-text' }, t(identity ? 'algebra.p_identity' : 'algebra.p_now', { order: order.map((i) => i + 1).join(', ') }))),
     h(
@@ -60,7 +62,7 @@ export function algebra(check, order, tokens) {
       ' ',
       h('span', { 'data-value': String(check.maxAbsDiff) }, t('algebra.check_outputs', { value: fmtSmall(check.maxAbsDiff) })),
       ' ',
-      h('strong', {}, t(agree ? 'algebra.agree' : 'algebra.disagree')),
+      h('span', { class: 'verdict' }, t(agree ? 'algebra.agree' : 'algebra.disagree')),
     ),
   );
 }
