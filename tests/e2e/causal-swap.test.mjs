@@ -109,3 +109,27 @@ test('swap before token 5 leaves its arcs and output; a swap across it changes t
   assert.deepEqual(problems.console, []);
   await context.close();
 });
+
+test('prefers-reduced-motion: the swap is drawn at once, nothing slides, and the readout is the same', { timeout: 90000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 390, height: 844 }, reducedMotion: 'reduce' });
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'causal-mask', lang: 'en', extra: '&mask=1' }));
+  await page.waitForSelector('.swap-arc');
+  await page.evaluate(() => {
+    window.__moving = 0;
+    const tick = () => {
+      window.__moving += document.getAnimations().length;
+      requestAnimationFrame(tick);
+    };
+    tick();
+  });
+  await page.locator('.swap-buttons button').first().click();
+  await page.waitForFunction(() => document.querySelector('.swap-readout')?.dataset.kind === 'before');
+  await page.waitForTimeout(800);
+  assert.equal(await page.evaluate(() => window.__moving), 0);
+  assert.equal(await page.locator('.swap-readout').getAttribute('data-changed'), 'false');
+  assert.match(await page.locator('.swap-readout').textContent(), /Positions 1 and 3 are both before token 5/);
+  // The swapped tokens are drawn in their new places: the (first) "the" at 3, "chased" at 1.
+  assert.deepEqual(await page.locator('.swap-label.swapped').evaluateAll((gs) => gs.map((g) => [g.textContent, g.dataset.pos])), [['the', '3'], ['chased', '1']]);
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});

@@ -63,7 +63,7 @@ function stage() {
   const labels = new Map();
   const arcs = new Map();
   // order[p]: the token at position p; watched: the token followed; weights[tok]: its weight on tok.
-  const draw = (tokens, order, watched, weights, ariaLabel) => {
+  const draw = (tokens, order, watched, weights, ariaLabel, swapped = []) => {
     const n = order.length;
     svg.setAttribute('viewBox', `0 0 ${n * COL + 16} ${BASE + 30}`);
     svg.setAttribute('aria-label', ariaLabel);
@@ -83,6 +83,7 @@ function stage() {
       g.style.transform = `translateX(${x(at[tok])}px)`;
       g.classList.toggle('watched', tok === watched);
       g.classList.toggle('unseen', at[tok] > wp);
+      g.classList.toggle('swapped', swapped.includes(tok));
       g.dataset.pos = String(at[tok] + 1);
     }
     for (const [tok, g] of labels)
@@ -141,12 +142,12 @@ export function mount(el, block, ctx) {
   let shown = null;
   const show = (r, a, b) => {
     const identity = r.tokens.map((_, k) => k);
-    pic.draw(r.tokens, identity, watched(), r.wBefore, ariaOf(r.tokens, identity, r.wBefore));
+    pic.draw(r.tokens, identity, watched(), r.wBefore, ariaOf(r.tokens, identity, r.wBefore), [a - 1, b - 1]);
     pic.svg.getBoundingClientRect();
     const mine = (shown = {});
     requestAnimationFrame(() => {
       if (shown !== mine) return;
-      pic.draw(r.tokens, r.permutation, watched(), r.wAfter, ariaOf(r.tokens, r.permutation, r.wAfter));
+      pic.draw(r.tokens, r.permutation, watched(), r.wAfter, ariaOf(r.tokens, r.permutation, r.wAfter), [a - 1, b - 1]);
       ctx.highlight?.refresh();
     });
     const kind = swapKind(a, b, block.token);
