@@ -132,7 +132,7 @@ export function heatmap(values, opts = {}) {
             'data-flip': linked ? `${flip}:${opts.rowTokens[r]}:${opts.colTokens[c]}` : undefined,
           },
           // Numbers sit on a pale label so they stay readable on every colour.
-          showValues ? h('span', { class: 'hm-value' }, fmt(v, digits === 3 && Math.abs(v) < 10 ? 2 : digits)) : '',
+          showValues && !masked ? h('span', { class: 'hm-value' }, fmt(v, digits === 3 && Math.abs(v) < 10 ? 2 : digits)) : '',
         ),
       );
     }
