@@ -86,8 +86,9 @@ export async function watchCsp(context, violations = []) {
 // A page with watchers: every console error, page error, CSP violation and
 // request that leaves the origin (dist/ over http, or the dist folder over
 // file://) is kept.
-export async function openPage(lab, mode, { viewport = { width: 1100, height: 900 } } = {}) {
-  const context = await lab.browser.newContext({ viewport });
+// reducedMotion: 'reduce' emulates prefers-reduced-motion.
+export async function openPage(lab, mode, { viewport = { width: 1100, height: 900 }, reducedMotion } = {}) {
+  const context = await lab.browser.newContext({ viewport, reducedMotion });
   const problems = { console: [], offOrigin: [], csp: [] };
   await watchCsp(context, problems.csp);
   const page = await context.newPage();

@@ -23,6 +23,7 @@ import { mount as rope } from './widgets/rope.js';
 import { mount as alibi } from './widgets/alibi.js';
 import { mount as compare } from './widgets/compare.js';
 import { mount as extrapolate } from './widgets/extrapolate.js';
+import { createHighlight } from './widgets/highlight.js';
 
 export const WIDGETS = { tokens, outputs, attention, 'attention-lines': attentionLines, vectors, 'pe-table': peTable, clocks, 'pe-rows': peRows, combine, superposition, swaps, wall, rope, alibi, compare, extrapolate };
 const SCHEMES = ['none', 'sinusoidal', 'learned', 'rope', 'alibi'];
@@ -192,6 +193,8 @@ export async function renderExercise(root, exercise, app) {
   const refreshTasks = () => tasks.forEach((q) => q.refresh());
 
   const main = h('article', { class: 'exercise', 'data-exercise': exercise.id });
+  // One highlighted token for the whole page (linked highlighting across widgets).
+  ctx.highlight = createHighlight(main);
   main.append(
     h('p', { class: 'crumb' }, t('ex.number', { n: index + 1, total: app.exercises.length })),
     h('h1', { tabindex: '-1', id: 'page-title' }, pick(exercise.title)),

@@ -52,13 +52,14 @@ export function mount(el, block, ctx) {
   const labels = new Map();
   let last = null; // {ids, names, att, H, S}
 
+  // The page's one highlighted token (highlight.js): its lines stay lit, the
+  // others fade. Labels, diff rows and columns get .hl from the shared state.
   const setFocus = (id) => {
     w.state.focus = id;
     svg.classList.toggle('focused', id !== null);
-    for (const [key, p] of paths) p.classList.toggle('lit', id !== null && key.split(':')[1] === String(id));
-    for (const [key, l] of labels) l.classList.toggle('hl', id !== null && key.endsWith(`:${id}`));
-    for (const c of diffBox.querySelectorAll('[data-token]')) c.classList.toggle('hl', id !== null && c.dataset.token === String(id));
+    for (const p of paths.values()) p.classList.toggle('lit', id !== null && p.dataset.hlRow === id);
   };
+  ctx.highlight?.onChange(setFocus);
 
   const drawHeads = (H) => {
     const options = ['all', ...Array.from({ length: H }, (_, i) => i)];
@@ -109,6 +110,8 @@ export function mount(el, block, ctx) {
           p.dataset.query = String(qi);
           p.dataset.key = String(kj);
           p.dataset.weight = String(weight);
+          p.dataset.hlRow = String(ids[qi]);
+          p.dataset.hlCol = String(ids[kj]);
         }
       }
     }
@@ -124,18 +127,13 @@ export function mount(el, block, ctx) {
         seenLabels.add(key);
         let g = labels.get(key);
         if (!g) {
-          g = s('g', { class: 'line-label' });
+          g = s('g', { class: 'line-label', 'data-hl-token': String(ids[p]) });
           g.append(s('text', { x, y: 0, 'text-anchor': anchor, 'dominant-baseline': 'middle' }));
           labels.set(key, g);
           labelsG.append(g);
           if (side === 'q') {
             g.setAttribute('tabindex', '0');
             g.setAttribute('role', 'button');
-            const id = ids[p];
-            g.addEventListener('mouseenter', () => setFocus(id));
-            g.addEventListener('mouseleave', () => setFocus(null));
-            g.addEventListener('focus', () => setFocus(id));
-            g.addEventListener('blur', () => setFocus(null));
           }
         }
         g.style.transform = `translateY(${y(p)}px)`;
@@ -157,7 +155,8 @@ export function mount(el, block, ctx) {
     }
     headText.children[0].textContent = t('lines.queries');
     headText.children[1].textContent = t('lines.keys');
-    setFocus(w.state.focus !== null && ids.includes(w.state.focus) ? w.state.focus : null);
+    ctx.highlight?.refresh();
+    setFocus(ctx.highlight?.get() ?? null);
     // The table twin: the shown head's weights (head 1 for "all").
     const hd = shown[0];
     tableBox.replaceChildren(
@@ -227,10 +226,10 @@ export function mount(el, block, ctx) {
             'div',
             { class: 'diff-grid', style: `grid-template-columns: auto repeat(${S}, minmax(1.6rem, 1fr))`, role: 'img', 'aria-label': t('lines.diff_aria', { max: fmtSmall(w.result.maxAbsDiff) }) },
             h('span', {}),
-            ...names.map((n, j) => h('span', { class: 'diff-col', 'data-token': String(j) }, n)),
+            ...names.map((n, j) => h('span', { class: 'diff-col', 'data-hl-token': String(j) }, n)),
             ...diff.flatMap((rowv, i) => [
-              h('span', { class: 'diff-row', 'data-token': String(i) }, names[i]),
-              ...rowv.map((d, j) => h('span', { class: `diff-cell ${Math.abs(d) < 1e-4 ? 'zero' : d > 0 ? 'pos' : 'neg'}`, style: Math.abs(d) < 1e-4 ? undefined : `--a:${Math.min(1, 0.25 + Math.abs(d) * 4)}`, 'data-token': String(i), 'data-diff': String(d), title: fmtSmall(Math.abs(d)) }, '')),
+              h('span', { class: 'diff-row', 'data-hl-token': String(i) }, names[i]),
+              ...rowv.map((d, j) => h('span', { class: `diff-cell ${Math.abs(d) < 1e-4 ? 'zero' : d > 0 ? 'pos' : 'neg'}`, style: Math.abs(d) < 1e-4 ? undefined : `--a:${Math.min(1, 0.25 + Math.abs(d) * 4)}`, 'data-hl-row': String(i), 'data-hl-col': String(j), 'data-diff': String(d), title: fmtSmall(Math.abs(d)) }, '')),
             ]),
           ),
           h('p', { class: 'muted' }, t('lines.diff_key')),
@@ -239,7 +238,7 @@ export function mount(el, block, ctx) {
         // Before any reorder there is nothing to compare yet.
         const identity = ids.every((id, p) => id === p);
         readout.textContent = identity ? t('outputs.identity') : t(tiny ? 'lines.diff_same' : 'lines.diff_differ', { max: fmtSmall(w.result.maxAbsDiff) });
-        setFocus(w.state.focus);
+        ctx.highlight?.refresh();
       } else {
         diffBox.replaceChildren();
         readout.className = 'readout';

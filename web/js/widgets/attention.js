@@ -6,6 +6,8 @@ import { t } from '../i18n.js';
 import { tex } from '../rich.js';
 import { heatmap, matrixRows } from './heatmap.js';
 import { forwardArgs } from './common.js';
+import { snapshot, play } from './motion.js';
+import { algebra } from './algebra.js';
 
 export function aboveDiagonalMax(attention) {
   const [, S] = attention.shape;
@@ -37,12 +39,17 @@ export function mount(el, block, ctx) {
         const labelsA = tokens.map((x, i) => `${i + 1} ${x}`);
         const labelsB = order.map((i, p) => `${p + 1} ${tokens[i]}`);
         w.result = { maxAbsDiff: check.maxAbsDiff, aboveDiagonalMax: aboveDiagonalMax(check.original.attention) };
+        const identity = tokens.map((_, i) => i);
+        const masked = lab.causal ? (r, c) => c > r : undefined;
+        // Attention(PX)'s cells travel with their tokens (motion.js).
+        const before = snapshot(body);
         body.replaceChildren(
+          block.algebra ? algebra(check, order, tokens) : '',
           h(
             'div',
             { class: 'side-by-side' },
-            heatmap(matrixRows(check.original.attention, 0, S, S), { caption: t('attention.caption_x'), rowLabels: labelsA, colLabels: labelsA, rowTitle: t('attention.query'), colTitle: t('attention.key'), min: 0, max: 1 }),
-            heatmap(matrixRows(check.permuted.attention, 0, S, S), { caption: t('attention.caption_px'), rowLabels: labelsB, colLabels: labelsB, rowTitle: t('attention.query'), colTitle: t('attention.key'), min: 0, max: 1 }),
+            heatmap(matrixRows(check.original.attention, 0, S, S), { caption: t('attention.caption_x'), rowLabels: labelsA, colLabels: labelsA, rowTitle: t('attention.query'), colTitle: t('attention.key'), min: 0, max: 1, rowTokens: identity, colTokens: identity, flip: 'x', masked }),
+            heatmap(matrixRows(check.permuted.attention, 0, S, S), { caption: t('attention.caption_px'), rowLabels: labelsB, colLabels: labelsB, rowTitle: t('attention.query'), colTitle: t('attention.key'), min: 0, max: 1, rowTokens: order, colTokens: order, flip: 'px', masked }),
           ),
           h(
             'p',
@@ -52,6 +59,8 @@ export function mount(el, block, ctx) {
             h('strong', { 'data-value': String(check.maxAbsDiff) }, fmtSmall(check.maxAbsDiff)),
           ),
         );
+        play(body, before);
+        ctx.highlight?.refresh();
       } else {
         const r = await ctx.core.call('forward', forwardArgs(lab));
         if (mine !== seq) return;
@@ -59,10 +68,14 @@ export function mount(el, block, ctx) {
         const labels = r.tokens.map((x, i) => `${i + 1} ${x}`);
         const above = aboveDiagonalMax(r.attention);
         w.result = { aboveDiagonalMax: above, attention: r.attention };
+        const ids = r.tokens.map((_, i) => i);
         body.replaceChildren(
-          heatmap(matrixRows(r.attention, 0, S, S), { caption: t(lab.causal ? 'attention.caption_masked' : 'attention.caption_plain'), rowLabels: labels, colLabels: labels, rowTitle: t('attention.query'), colTitle: t('attention.key'), min: 0, max: 1 }),
+          // With the mask, the hidden triangle (key after query) is greyed.
+          heatmap(matrixRows(r.attention, 0, S, S), { caption: t(lab.causal ? 'attention.caption_masked' : 'attention.caption_plain'), rowLabels: labels, colLabels: labels, rowTitle: t('attention.query'), colTitle: t('attention.key'), min: 0, max: 1, rowTokens: ids, colTokens: ids, flip: 'm', masked: lab.causal ? (i, j) => j > i : undefined }),
+          lab.causal ? h('p', { class: 'muted masked-key' }, h('span', { class: 'masked-swatch', 'aria-hidden': 'true' }), t('attention.masked_key', { n: (S * (S - 1)) / 2 })) : '',
           h('p', { class: `readout ${above === 0 ? 'same' : 'differ'}`, 'data-readout': 'aboveDiagonal', 'aria-live': 'polite' }, t('attention.above', { value: fmtSmall(above) }), h('span', { class: 'verdict' }, t(above === 0 ? 'attention.above_zero' : 'attention.above_nonzero'))),
         );
+        ctx.highlight?.refresh();
       }
       w.error = null;
     } catch (e) {

@@ -7,22 +7,30 @@ export function forwardArgs(lab, extra = {}) {
   return { text: lab.sentence, pe: lab.pe, causal: lab.causal, dModel: lab.d, seed: lab.seed, heads: lab.heads, weights: lab.weights, ...extra };
 }
 
-// A table of vectors, one row each: label, then D numbers.
-export function vectorTable(rows, { caption, dims, labelTitle, footer } = {}) {
+// A table of vectors, one row each: label, then D numbers. A row with a
+// `token` takes part in linked highlighting (highlight.js); with `flip` (a
+// key prefix) it slides to its new place when a reorder redraws the table.
+export function vectorTable(rows, { caption, dims, labelTitle, footer, flip } = {}) {
   const D = rows.length ? rows[0].values.length : 0;
   return h(
     'div',
     { class: 'table-scroll', tabindex: '0' },
     h(
       'table',
-      { class: 'vec-table' },
+      { class: 'vec-table', 'data-flip-root': flip },
       caption ? h('caption', {}, caption) : null,
       h('thead', {}, h('tr', {}, labelTitle === '' ? h('td', { class: 'corner' }) : h('th', { scope: 'col' }, labelTitle ?? t('vec.token')), ...Array.from({ length: D }, (_, i) => h('th', { scope: 'col' }, dims ? dims[i] : String(i))))),
       h(
         'tbody',
         {},
         ...rows.map((r) =>
-          h('tr', { class: r.className ?? '' }, h('th', { scope: 'row', style: r.hue !== undefined ? `--chip-hue:${r.hue}` : undefined, class: r.hue !== undefined ? 'tok' : '' }, r.label), ...r.values.map((v) => h('td', {}, fmt(v))))),
+          h(
+            'tr',
+            { class: r.className ?? '', 'data-flip': flip && r.token !== undefined ? `${flip}:${r.token}` : undefined, 'data-hl-row': r.token !== undefined ? String(r.token) : undefined },
+            h('th', { scope: 'row', style: r.hue !== undefined ? `--chip-hue:${r.hue}` : undefined, class: r.hue !== undefined ? 'tok' : '', 'data-hl-token': r.token !== undefined ? String(r.token) : undefined }, r.label),
+            ...r.values.map((v) => h('td', {}, fmt(v))),
+          ),
+        ),
       ),
       footer ? h('tfoot', {}, ...footer.map((r) => h('tr', { class: 'mean-row' }, h('th', { scope: 'row' }, r.label), ...r.values.map((v) => h('td', {}, fmt(v)))))) : null,
     ),
@@ -38,7 +46,7 @@ export function joinTokens(tokens, spaced) {
 }
 
 export function outputRows(matrix, tokens, order, hueOf) {
-  return order.map((tokIndex, pos) => ({ label: `${pos + 1}. ${tokens[tokIndex]}`, values: row(matrix, pos), hue: hueOf(tokIndex) }));
+  return order.map((tokIndex, pos) => ({ label: `${pos + 1}. ${tokens[tokIndex]}`, values: row(matrix, pos), hue: hueOf(tokIndex), token: tokIndex }));
 }
 
 export const hue = (i) => (i * 47) % 360;

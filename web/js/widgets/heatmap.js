@@ -71,7 +71,11 @@ function heatmapTableOnly(values, opts) {
   return [toggle, h('div', { class: 'table-scroll', tabindex: '0' }, table)];
 }
 
-// values: rows of numbers. opts: { caption, rowLabels, colLabels, rowTitle, colTitle, min, max, showValues, digits, highlightRows }
+// values: rows of numbers. opts: { caption, rowLabels, colLabels, rowTitle, colTitle, min, max, showValues, digits, highlightRows,
+//   rowTokens, colTokens: the token (highlight.js) each row and column stands for: headers and cells
+//     then take part in linked highlighting, the row headers are in the Tab order, and every cell
+//     is keyed by its tokens so that a reorder slides it (motion.js, key prefix opts.flip);
+//   masked(r, c): cells the causal mask hides (greyed) }
 export function heatmap(values, opts = {}) {
   const id = `hm${++counter}`;
   const rows = values.length;
@@ -89,28 +93,46 @@ export function heatmap(values, opts = {}) {
   const digits = opts.digits ?? 3;
   if (rows * cols > MAX_CELLS) return bigHeatmap(values, { ...opts, min, max, span, digits, id });
   const showValues = opts.showValues ?? rows * cols <= 100;
+  const linked = !!opts.rowTokens && !!opts.colTokens;
+  const flip = opts.flip ?? id;
   const grid = h('div', {
     class: `heatmap-grid${showValues ? ' with-values' : ''}`,
     style: `grid-template-columns: max-content repeat(${cols}, minmax(var(--hm-min), 1fr))`,
-    role: 'img',
+    // Linked, the row headers are focusable: a group (an image's parts are not).
+    role: linked ? 'group' : 'img',
+    'data-flip-root': linked ? flip : undefined,
     'aria-label': t('heatmap.aria', { caption: opts.caption ?? '', rows, cols, min: fmt(min, digits), max: fmt(max, digits) }),
   });
   grid.append(h('div', { class: 'hm-corner', 'aria-hidden': 'true' }));
   // Token labels ("5 追いかけ") stand upright on a narrow screen rather than overlap (style.css).
   const words = !!opts.colLabels && opts.colLabels.some((l) => !/^\d+$/.test(String(l)));
-  for (let c = 0; c < cols; c++) grid.append(h('div', { class: `hm-col-label${words ? ' words' : ''}`, 'aria-hidden': 'true' }, opts.colLabels ? opts.colLabels[c] : showValues || c % 8 === 0 ? String(c) : ''));
+  for (let c = 0; c < cols; c++) grid.append(h('div', { class: `hm-col-label${words ? ' words' : ''}`, 'aria-hidden': 'true', 'data-hl-token': linked ? String(opts.colTokens[c]) : undefined, 'data-flip': linked ? `${flip}:c${opts.colTokens[c]}` : undefined }, opts.colLabels ? opts.colLabels[c] : showValues || c % 8 === 0 ? String(c) : ''));
   for (let r = 0; r < rows; r++) {
     const hl = opts.highlightRows?.includes(r);
-    grid.append(h('div', { class: `hm-row-label${hl ? ' hl' : ''}`, 'aria-hidden': 'true' }, opts.rowLabels ? opts.rowLabels[r] : String(r)));
+    const rowLabel = opts.rowLabels ? opts.rowLabels[r] : String(r);
+    grid.append(
+      linked
+        ? h('div', { class: 'hm-row-label', tabindex: '0', role: 'button', 'aria-label': t('hl.row_aria', { label: rowLabel }), 'data-hl-token': String(opts.rowTokens[r]), 'data-flip': `${flip}:r${opts.rowTokens[r]}` }, rowLabel)
+        : h('div', { class: `hm-row-label${hl ? ' hl' : ''}`, 'aria-hidden': 'true' }, rowLabel),
+    );
     for (let c = 0; c < cols; c++) {
       const v = values[r][c];
       const col = viridis((v - min) / span);
+      const masked = !!opts.masked?.(r, c);
       grid.append(
         h(
           'div',
-          { class: `hm-cell${col.light ? ' light' : ''}`, style: `background:${col.css}`, title: `${opts.rowLabels ? opts.rowLabels[r] : r}, ${opts.colLabels ? opts.colLabels[c] : c}: ${fmt(v, digits)}`, 'aria-hidden': 'true' },
+          {
+            class: `hm-cell${col.light && !masked ? ' light' : ''}${masked ? ' masked' : ''}`,
+            style: masked ? undefined : `background:${col.css}`,
+            title: `${opts.rowLabels ? opts.rowLabels[r] : r}, ${opts.colLabels ? opts.colLabels[c] : c}: ${fmt(v, digits)}`,
+            'aria-hidden': 'true',
+            'data-hl-row': linked ? String(opts.rowTokens[r]) : undefined,
+            'data-hl-col': linked ? String(opts.colTokens[c]) : undefined,
+            'data-flip': linked ? `${flip}:${opts.rowTokens[r]}:${opts.colTokens[c]}` : undefined,
+          },
           // Numbers sit on a pale label so they stay readable on every colour.
-          showValues ? h('span', { class: 'hm-value' }, fmt(v, digits === 3 && Math.abs(v) < 10 ? 2 : digits)) : '',
+          showValues && !masked ? h('span', { class: 'hm-value' }, fmt(v, digits === 3 && Math.abs(v) < 10 ? 2 : digits)) : '',
         ),
       );
     }

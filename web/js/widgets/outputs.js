@@ -5,6 +5,7 @@ import { h, fmtSmall, errorBox } from '../dom.js';
 import { t } from '../i18n.js';
 import { tex } from '../rich.js';
 import { forwardArgs, vectorTable, outputRows, hue, joinTokens } from './common.js';
+import { snapshot, play } from './motion.js';
 
 export function mount(el, block, ctx) {
   const w = { state: {}, result: null, error: null };
@@ -40,13 +41,15 @@ export function mount(el, block, ctx) {
       w.result = { maxAbsDiff: check.maxAbsDiff, original: check.original, permuted: check.permuted, meanA, meanB };
       w.error = null;
       const tiny = check.maxAbsDiff < 1e-4;
+      // Each token's output row travels with its token (motion.js).
+      const before = snapshot(body);
       const panel = (title, sentence, matrix, ord, mean, key) =>
         h(
           'section',
           { class: 'panel', 'data-order': key },
           h('h3', { class: 'sub-title' }, title),
           h('p', { class: 'sentence' }, sentence),
-          vectorTable(outputRows(matrix, tokens, ord, hue), { caption: t('outputs.caption', { sentence }), footer: mean ? [{ label: t('outputs.mean'), values: mean }] : null }),
+          vectorTable(outputRows(matrix, tokens, ord, hue), { caption: t('outputs.caption', { sentence }), footer: mean ? [{ label: t('outputs.mean'), values: mean }] : null, flip: `out-${key}` }),
         );
       body.replaceChildren(
         h(
@@ -64,6 +67,8 @@ export function mount(el, block, ctx) {
           h('span', { class: 'verdict' }, t(order.every((v, i) => v === i) ? 'outputs.identity' : tiny ? 'outputs.same' : 'outputs.differ')),
         ),
       );
+      play(body, before);
+      ctx.highlight?.refresh();
     } catch (e) {
       w.result = null;
       w.error = e;

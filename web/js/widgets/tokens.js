@@ -4,6 +4,7 @@
 import { h, errorBox } from '../dom.js';
 import { t, pick } from '../i18n.js';
 import { joinTokens } from './common.js';
+import { snapshot, play } from './motion.js';
 
 export function mount(el, block, ctx) {
   const w = { state: { tokens: [], order: [], isTarget: false }, result: null, error: null };
@@ -11,7 +12,7 @@ export function mount(el, block, ctx) {
   // tabindex); ← → (↑ ↓, Home, End) move focus between chips; Space or Enter
   // grabs the focused chip, the arrows then move it, Space or Enter drops it
   // and Escape puts it back. Every step is said in the live region.
-  const list = h('ol', { class: 'chips', role: 'listbox', 'aria-orientation': 'horizontal', 'aria-label': t('tokens.aria') });
+  const list = h('ol', { class: 'chips', 'data-flip-root': 'chips', role: 'listbox', 'aria-orientation': 'horizontal', 'aria-label': t('tokens.aria') });
   const live = h('p', { class: 'sr-only', 'aria-live': 'polite' });
   const targetLine = h('p', { class: 'target-line' });
   const orderLine = h('p', { class: 'order-line' });
@@ -92,6 +93,8 @@ export function mount(el, block, ctx) {
     const { tokens, order } = w.state;
     focus ||= list.contains(document.activeElement);  // a re-render keeps the focus where it was
     active = Math.max(0, Math.min(order.length - 1, active));
+    // The chips slide from their old places to their new ones (motion.js).
+    const before = snapshot(list);
     list.replaceChildren(
       ...order.map((tokIndex, pos) => {
         const held = !!grab && pos === active;
@@ -105,6 +108,9 @@ export function mount(el, block, ctx) {
             draggable: 'true',
             'data-pos': pos,
             'data-token': tokens[tokIndex],
+            // Linked highlighting and the slide follow the token, not the place.
+            'data-hl-token': String(tokIndex),
+            'data-flip': `chip:${tokIndex}`,
             'aria-describedby': `${block.id}-help`,
             // Named by its token (and "grabbed" while held); its place is "pos of n".
             'aria-posinset': pos + 1,
@@ -145,7 +151,9 @@ export function mount(el, block, ctx) {
       }),
     );
     list.classList.toggle('holding', !!grab);
+    play(list, before);
     if (focus) list.children[active]?.focus();
+    ctx.highlight?.refresh();
     const current = order.map((i) => tokens[i]);
     w.state.current = current;  // the tokens in the learner's order (a task's answer)
     // The goal counts only when the learner reordered the sentence: typing

@@ -1,0 +1,149 @@
+// Linked highlighting: hovering or focusing a token anywhere on an exercise
+// (its chip, a line's end, a matrix's row header or cell, an output row)
+// highlights the same token in every view: its chip, its lines, its row and
+// column in every matrix (both attention heatmaps, the aligned difference,
+// P), its output rows. By keyboard from the top of the page (Tab and keys
+// only) and by mouse; leaving clears it everywhere.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startLab, openPage, gotoReady, urlFor, axeViolations } from './helpers.mjs';
+
+let lab;
+before(async () => {
+  lab = await startLab();
+});
+after(async () => {
+  await lab?.close();
+});
+
+async function tabUntil(page, predicate, max = 150) {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(predicate)) return;
+  }
+  throw new Error('never reached by Tab');
+}
+
+// What is highlighted in each view, as the tokens' names.
+const state = (page) =>
+  page.evaluate(() => {
+    const txt = (sel) => [...document.querySelectorAll(sel)].map((e) => e.textContent.trim());
+    const tok = (sel) => [...new Set([...document.querySelectorAll(sel)].map((e) => e.dataset.hlToken ?? e.dataset.hlRow ?? e.dataset.hlCol))];
+    const heatmaps = [...document.querySelectorAll('.w-attention .heatmap-grid')].map((g) => ({
+      rows: [...g.querySelectorAll('.hm-row-label.hl')].map((e) => e.textContent.replace(/^\d+ /, '')),
+      cols: [...g.querySelectorAll('.hm-col-label.hl')].map((e) => e.textContent.replace(/^\d+ /, '')),
+      rowCells: g.querySelectorAll('.hm-cell.hl-row').length,
+      colCells: g.querySelectorAll('.hm-cell.hl-col').length,
+      cells: g.querySelectorAll('.hm-cell').length,
+    }));
+    return {
+      active: document.querySelector('.exercise').getAttribute('data-hl-active'),
+      chips: txt('.chip.hl .chip-text'),
+      queryLabels: txt('.w-attention-lines .line-label[role="button"].hl').map((x) => x.replace(/ \d+$/, '')),
+      keyLabels: txt('.w-attention-lines .line-label:not([role]).hl').map((x) => x.replace(/^\d+ /, '')),
+      litLines: tok('.w-attention-lines path.att-line.lit'),
+      lines: document.querySelectorAll('.w-attention-lines path.att-line').length,
+      litCount: document.querySelectorAll('.w-attention-lines path.att-line.lit').length,
+      diffRows: txt('.diff-row.hl'),
+      diffCols: txt('.diff-col.hl'),
+      diffCells: document.querySelectorAll('.diff-cell.hl-row').length,
+      pRows: txt('.p-row.hl').map((x) => x.replace(/^\d+ /, '')),
+      pCols: txt('.p-col.hl'),
+      outRows: [...document.querySelectorAll('.w-outputs tr.hl-row th')].map((e) => e.textContent.replace(/^\d+\. /, '')),
+      anyHl: document.querySelectorAll('.hl, .hl-row, .hl-col, .lit').length,
+      heatmaps,
+    };
+  });
+
+test('exercise 2, keyboard only: Tab to a chip, arrows, Tab to a heatmap row header: the same token lit in every view; leaving clears it', { timeout: 120000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'formula', extra: '&order=2,1,0,3,4,5' }));
+  await page.mouse.click(1, 1);
+  await tabUntil(page, () => document.activeElement?.classList.contains('chip'));
+  // The focused chip is the first in the learner's order: 猫 (token 2 of 犬が猫を追いかけた).
+  let s = await state(page);
+  assert.equal(s.active, '2');
+  assert.deepEqual(s.chips, ['猫']);
+  assert.deepEqual(s.queryLabels, ['猫']);
+  assert.deepEqual(s.keyLabels, ['猫']);
+  assert.deepEqual(s.litLines, ['2'], 'only 猫\'s lines are lit');
+  assert.ok(s.litCount > 0 && s.litCount < s.lines);
+  assert.deepEqual(s.diffRows, ['猫']);
+  assert.deepEqual(s.diffCols, ['猫']);
+  assert.equal(s.diffCells, 6, 'one diff row of 6 cells');
+  assert.deepEqual(s.pRows, ['猫']);
+  assert.deepEqual(s.pCols, ['猫']);
+  assert.equal(s.heatmaps.length, 2);
+  for (const hm of s.heatmaps) assert.deepEqual(hm, { rows: ['猫'], cols: ['猫'], rowCells: 6, colCells: 6, cells: 36 });
+  // → moves the focus to the next chip (が, token 1): the highlight follows.
+  await page.keyboard.press('ArrowRight');
+  s = await state(page);
+  assert.equal(s.active, '1');
+  assert.deepEqual(s.chips, ['が']);
+  assert.deepEqual(s.litLines, ['1']);
+  for (const hm of s.heatmaps) assert.deepEqual(hm.rows, ['が']);
+  // On to the row headers of Attention(PX): its third row is 犬 (token 0).
+  await tabUntil(page, () => document.activeElement?.matches('.w-attention .side-by-side > :nth-child(2) .hm-row-label'));
+  for (let i = 0; i < 2; i++) await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), '3 犬');
+  s = await state(page);
+  assert.equal(s.active, '0');
+  assert.deepEqual(s.chips, ['犬']);
+  assert.deepEqual(s.queryLabels, ['犬']);
+  assert.deepEqual(s.litLines, ['0']);
+  assert.deepEqual(s.diffRows, ['犬']);
+  assert.deepEqual(s.pRows, ['犬']);
+  // Attention(X) has 犬 in row 1, Attention(PX) in row 3: both lit.
+  for (const hm of s.heatmaps) assert.deepEqual(hm, { rows: ['犬'], cols: ['犬'], rowCells: 6, colCells: 6, cells: 36 });
+  // Tab past the last row header: the highlight is gone everywhere.
+  await tabUntil(page, () => !document.activeElement?.closest('[data-hl-token]'));
+  s = await state(page);
+  assert.equal(s.active, null);
+  assert.equal(s.anyHl, 0);
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
+test('exercise 4, mouse: hovering an output row header or a line end lights the token\'s chip, both output rows and its lines; moving away clears', { timeout: 90000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'add-position', lang: 'en', extra: '&order=1,0,2,3,4,5' }));
+  const tokens = await page.locator('.chip .chip-text').allTextContents();
+  // Panel B's first row is token 1 in the learner's order.
+  await page.locator('.w-outputs [data-order="b"] tbody tr').first().locator('th').hover();
+  let s = await state(page);
+  assert.equal(s.active, '1');
+  assert.deepEqual(s.chips, [tokens[0]], 'the chip at position 1 is token 1');
+  assert.deepEqual(s.outRows, [tokens[0], tokens[0]], 'its row in both orders\' tables');
+  assert.deepEqual(s.litLines, ['1']);
+  assert.deepEqual(s.diffRows, [tokens[0]]);
+  // A key-side label: the same token everywhere.
+  await page.locator('.w-attention-lines .line-label:not([role])').nth(2).hover();
+  s = await state(page);
+  assert.equal(s.active, '2');
+  assert.deepEqual(s.chips, [tokens[2]]);
+  assert.deepEqual(s.keyLabels, [tokens[2]]);
+  assert.deepEqual(s.outRows, [tokens[2], tokens[2]]);
+  await page.mouse.move(2, 2);
+  s = await state(page);
+  assert.equal(s.active, null);
+  assert.equal(s.anyHl, 0);
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
+test('exercise 5, mouse on a heatmap cell: its row\'s token lit in the matrix, the lines and the swap picture', { timeout: 90000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'causal-mask', extra: '&mask=1' }));
+  await page.waitForSelector('.swap-label');
+  // Row 4 (を), column 2 (が).
+  await page.locator('.w-attention .hm-cell').nth(3 * 6 + 1).hover();
+  const s = await state(page);
+  assert.equal(s.active, '3');
+  assert.deepEqual(s.queryLabels, ['を']);
+  assert.deepEqual(s.litLines, ['3']);
+  assert.deepEqual(s.heatmaps, [{ rows: ['を'], cols: ['を'], rowCells: 6, colCells: 6, cells: 36 }]);
+  assert.deepEqual(await page.locator('.swap-label.hl').allTextContents(), ['を']);
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});

@@ -1,0 +1,52 @@
+// Linked highlighting: one highlighted token per exercise page. Any element
+// that stands for a token carries data-hl-token (a chip, a line's end, a
+// matrix's row or column header); a matrix cell or a line carries
+// data-hl-row and data-hl-col (its query and key tokens). Hovering or
+// focusing any of them highlights that token everywhere on the page: .hl on
+// its own elements, .hl-row and .hl-col on the cells and lines of its row
+// and column. Leaving (mouse out, blur) clears it. Tokens are named by their
+// index in the typed sentence, so the same word is found in every order.
+export function createHighlight(root) {
+  let current = null;
+  const listeners = new Set();
+  const apply = () => {
+    if (current === null) root.removeAttribute('data-hl-active');
+    else root.setAttribute('data-hl-active', current);
+    for (const el of root.querySelectorAll('[data-hl-token], [data-hl-row], [data-hl-col]')) {
+      if ('hlToken' in el.dataset) el.classList.toggle('hl', el.dataset.hlToken === current);
+      if ('hlRow' in el.dataset) el.classList.toggle('hl-row', el.dataset.hlRow === current);
+      if ('hlCol' in el.dataset) el.classList.toggle('hl-col', el.dataset.hlCol === current);
+    }
+    for (const f of listeners) f(current);
+  };
+  const set = (token) => {
+    const next = token === null || token === undefined ? null : String(token);
+    if (next === current) return;
+    current = next;
+    apply();
+  };
+  const tokenOf = (target) => {
+    const el = target?.closest?.('[data-hl-token], [data-hl-row]');
+    if (!el || !root.contains(el)) return null;
+    return el.dataset.hlToken ?? el.dataset.hlRow;
+  };
+  root.addEventListener('mouseover', (e) => {
+    const tok = tokenOf(e.target);
+    if (tok !== null) set(tok);
+  });
+  root.addEventListener('mouseout', (e) => {
+    // Back to the focused token, if any (the keyboard's highlight outlasts the mouse's).
+    if (tokenOf(e.target) !== null && tokenOf(e.relatedTarget) === null) set(tokenOf(document.activeElement));
+  });
+  root.addEventListener('focusin', (e) => set(tokenOf(e.target)));
+  root.addEventListener('focusout', (e) => {
+    if (tokenOf(e.relatedTarget) === null) set(null);
+  });
+  return {
+    get: () => current,
+    set,
+    // After a widget redraws: give its new elements the current classes.
+    refresh: apply,
+    onChange: (f) => listeners.add(f),
+  };
+}
