@@ -34,3 +34,25 @@ test('before KaTeX has loaded, tex() writes the plain reading in a placeholder, 
   assert.match(html, /^<span class="tex-pending" data-tex="a &lt; b_\{i\}" data-display="1">a &lt; bᵢ<\/span>$/);
   assert.doesNotMatch(tex('"><script>x</script>'), /<script>/);
 });
+
+test('the lab\'s own \\htmlClass formula reads plainly and keeps its trust when typeset later', () => {
+  assert.equal(texToText(String.raw`\htmlClass{alg-p}{P}\,QK^{\top}\htmlClass{alg-p}{P^{\top}}`), 'P QKᵀPᵀ');
+  assert.match(tex(String.raw`\htmlClass{alg-p}{P}`, false, { htmlClass: true }), /data-html-class="1"/);
+  assert.doesNotMatch(tex(String.raw`\htmlClass{alg-p}{P}`), /data-html-class/);
+});
+
+test('no page script imports KaTeX: it is loaded after the first screen (rich.js)', async () => {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const dir = new URL('../../web/js/', import.meta.url).pathname;
+  const offenders = [];
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.m?js$/.test(e.name) && /from\s+['"]katex['"]|require\(['"]katex['"]\)/.test(readFileSync(p, 'utf8'))) offenders.push(p);
+    }
+  };
+  walk(dir);
+  assert.deepEqual(offenders, []);
+});

@@ -14,13 +14,16 @@ export function escapeHtml(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 }
 
-export function tex(source, display = false) {
-  if (katex) return katex.renderToString(source, { displayMode: display, throwOnError: false, output: 'htmlAndMathml', strict: 'ignore' });
-  return `<span class="tex-pending" data-tex="${escapeHtml(source)}" data-display="${display ? 1 : 0}">${escapeHtml(texToText(source))}</span>`;
+// htmlClass: allow \htmlClass{…}{…} (KaTeX's `trust`), only for the lab's
+// own fixed formulas (widgets/algebra.js), never for exercise text.
+export function tex(source, display = false, { htmlClass = false } = {}) {
+  const trust = htmlClass ? (c) => c.command === '\\htmlClass' : false;
+  if (katex) return katex.renderToString(source, { displayMode: display, throwOnError: false, output: 'htmlAndMathml', strict: 'ignore', trust });
+  return `<span class="tex-pending" data-tex="${escapeHtml(source)}" data-display="${display ? 1 : 0}"${htmlClass ? ' data-html-class="1"' : ''}>${escapeHtml(texToText(source))}</span>`;
 }
 
 function typesetPending(scope) {
-  for (const el of scope.querySelectorAll('.tex-pending')) el.outerHTML = tex(el.dataset.tex, el.dataset.display === '1');
+  for (const el of scope.querySelectorAll('.tex-pending')) el.outerHTML = tex(el.dataset.tex, el.dataset.display === '1', { htmlClass: el.dataset.htmlClass === '1' });
 }
 
 let loading = null;
@@ -109,7 +112,7 @@ const script = (map, hat) => (s) => {
 
 export function texToText(source) {
   let s = String(source)
-    .replace(/\\(begin|end)\{[^{}]*\}/g, '')
+    .replace(/\\(begin|end)\{[^{}]*\}|\\htmlClass\{[^{}]*\}/g, '')
     .replace(/\\(mathrm|text|mathbb|mathbf|boldsymbol|operatorname|underbrace)\s*(?=\{)/g, '\\$1');
   let before;
   do {

@@ -3,16 +3,16 @@
 // matrix P the learner has made drawn beside it, and the check that both
 // sides agree, from the core's own numbers (its permutationCheck: Attention
 // of PX computed afresh, and Attention(X) reordered by P).
-import katex from 'katex';
 import { h, fmtSmall } from '../dom.js';
 import { t } from '../i18n.js';
 import { hue } from './common.js';
+import { tex } from '../rich.js';
 
 // \htmlClass only (the line is this file's own, not an exercise's text).
 // Two halves that wrap on a phone rather than scroll.
 const LEFT = String.raw`\mathrm{softmax}\!\left(\htmlClass{alg-p}{P}\,QK^{\top}\htmlClass{alg-p}{P^{\top}}\right)\htmlClass{alg-p}{P}\,V`;
 const RIGHT = String.raw`=\; \htmlClass{alg-p}{P}\cdot\mathrm{softmax}\!\left(QK^{\top}\right)V`;
-const texHtml = (src) => katex.renderToString(src, { displayMode: false, throwOnError: false, output: 'htmlAndMathml', strict: 'ignore', trust: (c) => c.command === '\\htmlClass' });
+const texHtml = (src) => tex(src, false, { htmlClass: true });
 
 // Largest |Attention(PX)_pq − Attention(X)_{order[p], order[q]}| over heads:
 // softmax(PQKᵀPᵀ) = P·softmax(QKᵀ)·Pᵀ, cell by cell.
