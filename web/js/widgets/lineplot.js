@@ -24,8 +24,8 @@ export function lineplot(series, opts = {}) {
   // Drawn narrower on a phone, so that the same font sizes come out large
   // enough there (ticks ≥ 11 px, labels ≥ 12 px at 390 px wide).
   const phone = typeof matchMedia === 'function' && matchMedia('(max-width: 560px)').matches;
-  const W = phone ? 340 : 560;
-  const H = phone ? 240 : 220;
+  const W = phone ? 340 : 800;
+  const H = phone ? 240 : 300;
   const pad = { l: phone ? 46 : 52, r: 12, t: 10, b: 38 };
   const allX = series.flatMap((q) => q.xs);
   const allY = series.flatMap((q) => q.ys);
@@ -35,6 +35,8 @@ export function lineplot(series, opts = {}) {
   const yMax = opts.yMax ?? Math.max(...allY);
   const X = scaleLinear().domain([xMin, xMax === xMin ? xMin + 1 : xMax]).range([pad.l, W - pad.r]);
   const Y = scaleLinear().domain([yMin, yMax === yMin ? yMin + 1 : yMax]).range([H - pad.b, pad.t]);
+  // A range taken from the data ends on round numbers, so the ends have ticks too.
+  if (opts.yMin === undefined && opts.yMax === undefined) Y.nice(phone ? 4 : 5);
   const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'lineplot', role: 'img', 'aria-label': t('plot.aria', { caption: opts.caption ?? '', count: series.length }) });
   svg.append(s('rect', { x: pad.l, y: pad.t, width: W - pad.l - pad.r, height: H - pad.t - pad.b, class: 'lp-frame' }));
   // Round-numbered ticks (d3's nice steps) inside the range, with grid lines.
