@@ -7,7 +7,8 @@
 // are exempt). The rendered size is measured: an SVG text's font-size times
 // the scale its SVG is drawn at (getScreenCTM), an HTML element's computed
 // font-size (a CSS transform scales it too), a control's bounding box (for
-// a checkbox or radio: its label's, which takes the tap too).
+// a checkbox or radio: its label's, which takes the tap too). Every data
+// table is opened before the page is measured.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -91,6 +92,9 @@ for (const lang of ['en', 'ja']) {
       await gotoReady(page, urlFor(lab, 'http', { ex, lang }));
       // The widgets draw after the core answers: wait until none is still working.
       await page.waitForFunction(() => ![...document.querySelectorAll('[data-widget]')].some((w) => w.querySelector('.loading, [aria-busy="true"]')), null, { timeout: 60000 });
+      // Open every data table too: their numbers are the visuals' twins.
+      const toggles = page.locator('[data-widget] button[aria-expanded="false"]');
+      for (let i = await toggles.count(); i > 0; i--) await toggles.first().click();
       await page.waitForTimeout(300);
       const bad = await page.evaluate(audit, { TEXT: 12, TICK: 11, TARGET: 44 });
       for (const b of bad) found.push(`${ex ?? 'start'}: ${b}`);
