@@ -46,9 +46,26 @@ async function tabUntil(page, id, max = 120) {
   throw new Error(`#${id} never reached by Tab`);
 }
 
-// The drawn arrows' angles (counter-clockwise from the x axis; SVG's y points down).
-const arrows = (page) =>
-  page.locator('.w-rope .rope-arrow').evaluateAll((els) => Object.fromEntries(els.map((e) => [e.dataset.role, Math.atan2(-Number(e.getAttribute('y2')), Number(e.getAttribute('x2')))])));
+// The drawn arrows' angles as they end up on screen, counter-clockwise from
+// the x axis (screen y points down): the line's two ends through its screen
+// transform, which includes the CSS rotation that turns it, once every turn has finished.
+async function arrows(page) {
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+  return page.locator('.w-rope .rope-arrow').evaluateAll((els) =>
+    Object.fromEntries(
+      els
+        .filter((e) => e.getBoundingClientRect().width + e.getBoundingClientRect().height > 0)
+        .map((e) => {
+          const m = e.getScreenCTM();
+          const x = Number(e.getAttribute('x2'));
+          const y = Number(e.getAttribute('y2'));
+          const p0 = new DOMPoint(0, 0).matrixTransform(m);
+          const p1 = new DOMPoint(x, y).matrixTransform(m);
+          return [e.dataset.role, Math.atan2(-(p1.y - p0.y), p1.x - p0.x)];
+        }),
+    ),
+  );
+}
 const values = (page) =>
   page.locator('.w-rope .rope-scores dd').evaluateAll((els) => Object.fromEntries(els.map((e) => [e.className, Number(e.dataset.value)])));
 

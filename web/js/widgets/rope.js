@@ -42,8 +42,11 @@ function arcPath(a0, a1, r) {
   return `M ${r * Math.cos(a0)} ${-r * Math.sin(a0)} A ${r} ${r} 0 0 ${sweep >= 0 ? 0 : 1} ${r * Math.cos(e)} ${-r * Math.sin(e)}`;
 }
 
-function drawing({ q0, k0, rq, rk, sq, sk, scale, pair, shift }) {
-  const svg = s('svg', { viewBox: '-120 -120 240 240', class: 'rope-drawing', role: 'img', 'aria-label': t('rope.drawing_aria', { a: 2 * pair, b: 2 * pair + 1 }) });
+// The drawing is built once; each arrow is a line along the x axis inside a
+// group turned by CSS (rotate), so a change of m, n or s turns the arrows
+// smoothly (180 ms, none with prefers-reduced-motion), the short way round.
+function makeDrawing() {
+  const svg = s('svg', { viewBox: '-120 -120 240 240', class: 'rope-drawing', role: 'img' });
   const defs = s('defs');
   for (const [id, colour] of [['rope-head-q', Q_COLOUR], ['rope-head-k', K_COLOUR]]) {
     const m = s('marker', { id, viewBox: '0 0 10 10', refX: 8, refY: 5, markerWidth: 13, markerHeight: 13, markerUnits: 'userSpaceOnUse', orient: 'auto-start-reverse' });
@@ -54,24 +57,46 @@ function drawing({ q0, k0, rq, rk, sq, sk, scale, pair, shift }) {
   svg.append(s('circle', { cx: 0, cy: 0, r: R, class: 'rope-circle' }));
   svg.append(s('line', { x1: -112, y1: 0, x2: 112, y2: 0, class: 'rope-axis' }));
   svg.append(s('line', { x1: 0, y1: -112, x2: 0, y2: 112, class: 'rope-axis' }));
-  const arrow = (v, cls, head, role) => {
-    const a = s('line', { x1: 0, y1: 0, x2: (v[0] * scale).toFixed(4), y2: (-v[1] * scale).toFixed(4), class: `rope-arrow ${cls}`, 'marker-end': head ? `url(#${head})` : undefined });
-    a.dataset.role = role;
-    return a;
+  const arc = s('path', { class: 'rope-angle' });
+  const arcShifted = s('path', { class: 'rope-angle shifted' });
+  const label = s('text', { class: 'rope-angle-label', 'text-anchor': 'middle' });
+  const arrows = {};
+  const turned = {};
+  const arrow = (cls, head, role) => {
+    const g = s('g', { class: 'rope-rot' });
+    const line = s('line', { x1: 0, y1: 0, x2: 0, y2: 0, class: `rope-arrow ${cls}`, 'marker-end': head ? `url(#${head})` : undefined });
+    line.dataset.role = role;
+    g.append(line);
+    arrows[role] = { g, line };
+    return g;
   };
-  // Where q and k start (position 0), faint; the arc between the two arrows.
-  svg.append(arrow(q0, 'rope-q rope-origin', null, 'q0'), arrow(k0, 'rope-k rope-origin', null, 'k0'));
-  svg.append(s('path', { d: arcPath(angleOf(...rk), angleOf(...rq), 34), class: 'rope-angle' }));
-  // The angle's value beside its arc, halfway between the arrows.
-  const a0 = angleOf(...rk);
-  const mid = a0 + Math.atan2(Math.sin(angleOf(...rq) - a0), Math.cos(angleOf(...rq) - a0)) / 2;
-  const label = s('text', { x: (22 * Math.cos(mid + Math.PI)).toFixed(2), y: (-22 * Math.sin(mid + Math.PI) + 5).toFixed(2), class: 'rope-angle-label', 'text-anchor': 'middle' });
-  label.textContent = deg(between(angleOf(...rq), angleOf(...rk)));
-  svg.append(label);
-  if (shift) svg.append(s('path', { d: arcPath(angleOf(...sk), angleOf(...sq), 52), class: 'rope-angle shifted' }));
-  if (shift) svg.append(arrow(sq, 'rope-q shifted', 'rope-head-q', 'q-shifted'), arrow(sk, 'rope-k shifted', 'rope-head-k', 'k-shifted'));
-  svg.append(arrow(rq, 'rope-q', 'rope-head-q', 'q'), arrow(rk, 'rope-k', 'rope-head-k', 'k'));
-  return svg;
+  svg.append(arrow('rope-q rope-origin', null, 'q0'), arrow('rope-k rope-origin', null, 'k0'), arc, arcShifted);
+  svg.append(arrow('rope-q shifted', 'rope-head-q', 'q-shifted'), arrow('rope-k shifted', 'rope-head-k', 'k-shifted'));
+  svg.append(arrow('rope-q', 'rope-head-q', 'q'), arrow('rope-k', 'rope-head-k', 'k'), label);
+  const set = ({ vectors, scale, pair, shift }) => {
+    svg.setAttribute('aria-label', t('rope.drawing_aria', { a: 2 * pair, b: 2 * pair + 1 }));
+    for (const [role, v] of Object.entries(vectors)) {
+      const { g, line } = arrows[role];
+      // The angle on screen, clockwise in degrees (SVG's y points down), unwrapped from the last one.
+      const target = -angleOf(...v) * DEG;
+      const prev = turned[role];
+      const shown = prev === undefined ? target : prev + ((((target - prev + 180) % 360) + 360) % 360) - 180;
+      turned[role] = shown;
+      line.setAttribute('x2', (Math.hypot(...v) * scale).toFixed(4));
+      g.style.transform = `rotate(${shown}deg)`;
+    }
+    const { q: rq, k: rk, 'q-shifted': sq, 'k-shifted': sk } = vectors;
+    for (const role of ['q-shifted', 'k-shifted']) arrows[role].g.style.display = shift ? '' : 'none';
+    arc.setAttribute('d', arcPath(angleOf(...rk), angleOf(...rq), 34));
+    arcShifted.setAttribute('d', shift ? arcPath(angleOf(...sk), angleOf(...sq), 52) : '');
+    // The angle's value on the far side of the hub from its arc.
+    const a0 = angleOf(...rk);
+    const mid = a0 + Math.atan2(Math.sin(angleOf(...rq) - a0), Math.cos(angleOf(...rq) - a0)) / 2;
+    label.setAttribute('x', (22 * Math.cos(mid + Math.PI)).toFixed(2));
+    label.setAttribute('y', (-22 * Math.sin(mid + Math.PI) + 5).toFixed(2));
+    label.textContent = deg(between(angleOf(...rq), angleOf(...rk)));
+  };
+  return { svg, set };
 }
 
 export function mount(el, block, ctx) {
@@ -109,7 +134,9 @@ export function mount(el, block, ctx) {
     w.update(true);
   });
   const errorSlot = h('div');
-  const figure = h('div', { class: 'rope-figure' });
+  const picture = makeDrawing();
+  const legendSlot = h('div');
+  const figure = h('div', { class: 'rope-figure', hidden: true }, picture.svg, legendSlot);
   const readout = h('div', { class: 'rope-readout', 'aria-live': 'polite' });
   const tableBox = h('div', { class: 'table-scroll', tabindex: '0', hidden: true });
   el.append(
@@ -165,7 +192,7 @@ export function mount(el, block, ctx) {
       const q0 = pick(q, pair);
       const k0 = pick(k, pair);
       const scale = R / Math.max(Math.hypot(...q0), Math.hypot(...k0), 1e-12);
-      const svg = drawing({ q0, k0, rq: p.rq, rk: p.rk, sq: p.sq, sk: p.sk, scale, pair, shift });
+      picture.set({ vectors: { q0, k0, q: p.rq, k: p.rk, 'q-shifted': p.sq, 'k-shifted': p.sk }, scale, pair, shift });
       const legend = h(
         'ul',
         { class: 'lp-legend rope-legend' },
@@ -175,7 +202,8 @@ export function mount(el, block, ctx) {
         shift ? h('li', {}, h('span', { class: 'lp-swatch', style: `border-top:4px dashed ${K_COLOUR}`, 'aria-hidden': 'true' }), h('span', { html: tex(`R_{${n + shift}}\\,k`) })) : null,
         h('li', {}, h('span', { class: 'lp-swatch rope-swatch-origin', 'aria-hidden': 'true' }), t('rope.key_origin')),
       );
-      figure.replaceChildren(svg, legend);
+      legendSlot.replaceChildren(legend);
+      figure.hidden = false;
       const value = (v, digits, cls) => h('dd', { 'data-value': String(v), class: cls }, digits === 'deg' ? deg(v) : fmt(v, digits));
       readout.replaceChildren(
         h('p', { class: 'rope-theta', 'data-theta': String(p.theta) }, h('span', { html: tex(`\\theta_{${pair}} = 10000^{-2\\cdot${pair}/${dHead}} = ${fmt(p.theta, 4)}`) }), ' ', t('rope.rad_per_pos')),
@@ -223,7 +251,7 @@ export function mount(el, block, ctx) {
       if (ticket !== latest) return;
       w.result = null;
       w.error = e;
-      figure.replaceChildren();
+      figure.hidden = true;
       readout.replaceChildren();
       errorSlot.replaceChildren(errorBox(e));
     }
