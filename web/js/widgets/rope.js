@@ -102,8 +102,8 @@ function makeDrawing() {
 export function mount(el, block, ctx) {
   const dHead = block.d_head ?? 8;
   const pairs = dHead / 2;
-  const maxPos = block.max_position ?? 64;
-  const maxShift = block.max_shift ?? 64;
+  const maxPos = 64;
+  const maxShift = 64;
   const w = { state: { m: 3, n: 1, shift: 0, pair: 0 }, result: null, error: null };
   const limits = { m: maxPos, n: maxPos, shift: maxShift, pair: pairs - 1 };
   for (const [key, urlKey] of [['m', 'm'], ['n', 'n'], ['shift', 'k'], ['pair', 'pair']]) {
