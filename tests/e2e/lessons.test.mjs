@@ -126,14 +126,16 @@ test('RoPE: equal m − n gives the same score; the rotated 2-D vector answer', 
   await gotoReady(page, urlFor(lab, 'http', { ex: 'rope', lang: 'en' }));
   // Distinct symbols: the shift is s (k is the key vector); the score's change is not called a "difference" like m − n.
   assert.equal(await page.locator('label[for="rope-shift"]').innerText(), 'Shift s');
-  await page.fill('#rope-shift', '5');
-  await page.keyboard.press('Tab'); // leaving the field commits what was typed
+  await page.locator('label[for="rope-shift"]').click(); // the label focuses its slider
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
   await page.waitForSelector('[data-question="shift-test"].done');
-  const values = await page.locator('[data-widget="rope"] .rope-scores dd').evaluateAll((dds) => dds.map((d) => Number(d.dataset.value)));
+  await page.waitForFunction(() => document.querySelector('[data-widget="rope"] .rope-scores')?.textContent.includes('m = 8'));
+  const dd = (cls) => page.locator(`[data-widget="rope"] .rope-scores dd.${cls}`).evaluate((d) => Number(d.dataset.value));
+  const values = [await dd('rope-score-before'), await dd('rope-score-after'), await dd('rope-diff')];
   const r = core.ropeCheck({ dHead: 8, m: 3, n: 1, shift: 5, seed: 0 });
   assert.deepEqual(values, [r.score, r.shiftedScore, r.diff]);
-  assert.equal(await page.locator('[data-widget="rope"] .rope-scores dt').nth(2).innerText(), 'Change in score |after − before|');
-  assert.match(await page.locator('[data-widget="rope"] .rope-body').innerText(), /Relative position m − n = 2\. Moving both by the same s/);
+  assert.match(await page.locator('[data-widget="rope"] .rope-scores').innerText(), /Change in score \|after − before\|/);
+  assert.match(await page.locator('[data-widget="rope"] .rope-readout').innerText(), /Relative position m − n = 2\. Moving both by the same s/);
   assert.ok(Math.abs(values[0] - values[1]) < 1e-4, 'the score depends on m − n only');
   // The question's q and m are the variant the page prints (no learner id: everyone's);
   // the rotation, worked out here: (x cos m − y sin m, x sin m + y cos m).

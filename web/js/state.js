@@ -5,7 +5,7 @@
 // footer, or any lab control by name). Only values that
 // differ from the exercise's defaults are written, so links stay short.
 
-const NUMBER_KEYS = ['d', 'seed', 'heads', 'pos', 'm', 'n', 'k'];
+const NUMBER_KEYS = ['d', 'seed', 'heads', 'pos', 'm', 'n', 'k', 'pair'];
 // Kept as typed, so that the widget can say what is wrong with a bad value
 // (the training widget's schemes=learned,none&seeds=1,2&steps=100).
 const TEXT_KEYS = ['schemes', 'seeds', 'steps'];

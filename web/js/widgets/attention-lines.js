@@ -23,7 +23,8 @@ function s(tag, attrs = {}) {
 const HEAD_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#56B4E9', '#E69F00', '#000000', '#F0E442'];
 const HEAD_DASHES = ['', '6 3', '2 3', '8 3 2 3', '1 2', '10 4', '4 2 1 2', '3 6'];
 const MIN_WEIGHT = 0.01; // below this a line would be invisible: none is drawn
-const ROW = 34;
+// Rows are taller on a phone, so that a token's label is a 44 px touch target there.
+const ROW = typeof matchMedia === 'function' && matchMedia('(max-width: 760px)').matches ? 54 : 34;
 const WIDTH = 420;
 const LEFT = 130;
 const RIGHT = WIDTH - 130;
@@ -134,11 +135,12 @@ export function mount(el, block, ctx) {
           if (side === 'q') {
             g.setAttribute('tabindex', '0');
             g.setAttribute('role', 'button');
+            g.prepend(s('rect', { class: 'line-hit', x: 0, y: -ROW / 2, width: LEFT + 4, height: ROW, fill: 'transparent' }));
           }
         }
         g.style.transform = `translateY(${y(p)}px)`;
         const text = side === 'q' ? `${names[ids[p]]} ${p + 1}` : `${p + 1} ${names[ids[p]]}`;
-        g.firstChild.textContent = text;
+        g.querySelector('text').textContent = text;
         if (side === 'q') g.setAttribute('aria-label', t('lines.token_aria', { label: text, pos: p + 1 }));
       }
     }

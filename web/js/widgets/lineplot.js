@@ -1,5 +1,6 @@
 // Line plot in SVG (Okabe–Ito colours plus dash patterns, so lines differ
 // without colour), with a table toggle of sampled values.
+import { scaleLinear } from 'd3-scale';
 import { h, fmt } from '../dom.js';
 import { t } from '../i18n.js';
 
@@ -20,27 +21,37 @@ let counter = 0;
 //   xTicks: [x…] (default: the ends and the middle), xTickLabel: x → text (ticks and the table), shade: { from, to, label } (a band, e.g. the lengths a model was trained on) }
 export function lineplot(series, opts = {}) {
   const id = `lp${++counter}`;
-  const W = 560;
-  const H = 220;
-  const pad = { l: 48, r: 12, t: 10, b: 34 };
+  // Drawn narrower on a phone, so that the same font sizes come out large
+  // enough there (ticks ≥ 11 px, labels ≥ 12 px at 390 px wide).
+  const phone = typeof matchMedia === 'function' && matchMedia('(max-width: 560px)').matches;
+  const W = phone ? 340 : 800;
+  const H = phone ? 240 : 300;
+  const pad = { l: phone ? 46 : 52, r: 12, t: 10, b: 38 };
   const allX = series.flatMap((q) => q.xs);
   const allY = series.flatMap((q) => q.ys);
   const xMin = opts.xMin ?? Math.min(...allX);
   const xMax = opts.xMax ?? Math.max(...allX);
   const yMin = opts.yMin ?? Math.min(...allY);
   const yMax = opts.yMax ?? Math.max(...allY);
-  const X = (x) => pad.l + ((x - xMin) / (xMax - xMin || 1)) * (W - pad.l - pad.r);
-  const Y = (y) => H - pad.b - ((y - yMin) / (yMax - yMin || 1)) * (H - pad.t - pad.b);
+  const X = scaleLinear().domain([xMin, xMax === xMin ? xMin + 1 : xMax]).range([pad.l, W - pad.r]);
+  const Y = scaleLinear().domain([yMin, yMax === yMin ? yMin + 1 : yMax]).range([H - pad.b, pad.t]);
+  // A range taken from the data ends on round numbers, so the ends have ticks too.
+  if (opts.yMin === undefined && opts.yMax === undefined) Y.nice(phone ? 4 : 5);
   const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'lineplot', role: 'img', 'aria-label': t('plot.aria', { caption: opts.caption ?? '', count: series.length }) });
   svg.append(s('rect', { x: pad.l, y: pad.t, width: W - pad.l - pad.r, height: H - pad.t - pad.b, class: 'lp-frame' }));
-  for (const yv of [yMin, (yMin + yMax) / 2, yMax]) {
+  // Round-numbered ticks (d3's nice steps) inside the range, with grid lines.
+  const yTicks = Y.ticks(phone ? 4 : 5);
+  const yFormat = Y.tickFormat(phone ? 4 : 5);
+  for (const yv of yTicks) {
+    svg.append(s('line', { x1: pad.l, x2: W - pad.r, y1: Y(yv), y2: Y(yv), class: 'lp-grid' }));
     const tx = s('text', { x: pad.l - 5, y: Y(yv) + 4, class: 'lp-tick', 'text-anchor': 'end' });
-    tx.textContent = fmt(yv, 2);
+    tx.textContent = yFormat(yv).replace('-', '−');
     svg.append(tx);
   }
-  for (const xv of opts.xTicks ?? [xMin, Math.round((xMin + xMax) / 2), xMax]) {
+  const xFormat = X.tickFormat(phone ? 4 : 6);
+  for (const xv of opts.xTicks ?? X.ticks(phone ? 4 : 6)) {
     const tx = s('text', { x: X(xv), y: H - pad.b + 15, class: 'lp-tick', 'text-anchor': 'middle' });
-    tx.textContent = opts.xTickLabel ? opts.xTickLabel(xv) : String(xv);
+    tx.textContent = opts.xTickLabel ? opts.xTickLabel(xv) : opts.xTicks ? String(xv) : xFormat(xv);
     svg.append(tx);
   }
   if (opts.xLabel) {
