@@ -37,9 +37,9 @@ GradingExercises grading_exercises(const std::vector<json>& exercises, const std
         const json& ex = exercises[i];
         const std::string at = i < where.size() ? where[i] : "exercise " + std::to_string(i + 1);
         if (!ex.is_object() || !ex.contains("id") || !ex["id"].is_string())
-            throw InvalidArgument("cli", at + ": not an exercise file (no id)");
+            throw InvalidArgument("bad_exercises", at + ": not an exercise file (no id)");
         const std::string id = ex["id"].get<std::string>();
-        if (out.count(id)) throw InvalidArgument("cli", at + ": exercise id '" + id + "' is also in " + from[id]);
+        if (out.count(id)) throw InvalidArgument("bad_exercises", at + ": exercise id '" + id + "' is also in " + from[id]);
         out[id] = GradingExercise{ex, content_hash(ex)};
         from[id] = at;
     }

@@ -86,6 +86,7 @@ export function analyse(files, exercises) {
       }
       L.statuses.add(r.status);
       L.flags.push(...(r.flags ?? []));
+      if (r.claimedDiffers === true) L.flags.push(`claimed_differs:${r.exercise}`);
       if (r.status !== 'graded') continue;
       exMax.set(r.exercise, r.max);
       L.total += r.points;

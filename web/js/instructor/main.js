@@ -232,7 +232,7 @@ function rosterTable(result) {
       ...rows.map((L) =>
         h(
           'tr',
-          { 'data-learner': L.learner },
+          { 'data-learner': L.learner, 'data-total': L.total },
           ...cols.map((c, i) => {
             const v = c.value(L);
             const shown = c.show ? c.show(v, L) : v == null ? '—' : c.text ? v : num(v);
