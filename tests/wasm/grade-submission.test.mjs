@@ -11,13 +11,13 @@ import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { loadLab, cliPath } from './helpers.mjs';
 import { loadExercises } from '../../web/js/exercise-loader.mjs';
-import { makeClass } from '../e2e/class-submissions.mjs';
+import { makeClass, exerciseData } from '../e2e/class-submissions.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 test('gradeSubmission gives the rows poslab grade gives, for good, tampered and hostile files', { timeout: 120000 }, async () => {
   const lab = await loadLab();
-  const exercises = loadExercises(path.join(root, 'exercises'));
+  const exercises = loadExercises(path.join(root, 'exercises')).map(exerciseData);
   const { files } = makeClass(lab, exercises, 12);
   const dir = mkdtempSync(path.join(tmpdir(), 'poslab-gradesub-'));
   try {
