@@ -1,6 +1,6 @@
 // A histogram as a small SVG (no library), with its data table beside it:
 // the numbers a chart shows are always readable as text too.
-import { h } from '../dom.js';
+import { h } from './h.js';
 import { t } from '../i18n.js';
 
 const SVG = 'http://www.w3.org/2000/svg';

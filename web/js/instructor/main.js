@@ -5,7 +5,7 @@
 // analysis, common wrong answers by named mistake and the explanations, and
 // exports CSV (UTF-8 BOM) and JSON. Nothing leaves the machine.
 /* global __EXERCISES__ */
-import { h } from '../dom.js';
+import { h } from './h.js';
 import { t, pick, setLang, lang, LANGS } from '../i18n.js';
 import { createCore } from '../core-client.js';
 import { analyse, histogram, minutesSpent, rosterCsv, itemsCsv } from './analysis.js';
