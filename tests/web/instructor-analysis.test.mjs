@@ -2,7 +2,7 @@
 // values worked out by hand.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { describe, histogram, analyse, csvField, csvText, minutesSpent } from '../../web/js/instructor/analysis.js';
+import { describe, histogram, analyse, csvField, csvText, minutesSpent, plainTex } from '../../web/js/instructor/analysis.js';
 
 test('mean, median and sample SD', () => {
   // 2, 4, 4, 4, 5, 5, 7, 9: mean 5, median 4.5, Σ(x−5)² = 32, sample SD √(32/7).
@@ -76,4 +76,9 @@ test('CSV cells are neutralised as poslab grade does; the file starts with a BOM
   const text = csvText([['learner', 'total'], ['山田', -0.5]]);
   assert.equal(text, '\uFEFFlearner,total\r\n山田,-0.5\r\n');
   assert.equal(csvText([['a']], { bom: false }), 'a\r\n');
+});
+
+test("a mistake's TeX feedback reads as plain text", () => {
+  assert.equal(plainTex('Divide by $\\sqrt{d_k} = \\sqrt{2} \\approx 1.414$.'), 'Divide by √d_k = √2 ≈ 1.414.');
+  assert.equal(plainTex('($e^{1}/(e^{1}+e^{0})$)'), '(e^1/(e^1+e^0))');
 });

@@ -206,6 +206,21 @@ export function analyse(files, exercises) {
   };
 }
 
+// A mistake's feedback as plain text: the exercise files write math as TeX
+// ($\sqrt{d_k}$), which this page (no KaTeX) shows in its plain form (√d_k).
+export function plainTex(text) {
+  return String(text)
+    .replace(/\\sqrt\{([^{}]*)\}/g, '√$1')
+    .replace(/\\approx/g, '≈')
+    .replace(/\\cdot/g, '·')
+    .replace(/\\times/g, '×')
+    .replace(/\\to/g, '→')
+    .replace(/\\(?:mathrm|text|mathbf)\{([^{}]*)\}/g, '$1')
+    .replace(/\^\{([^{}]*)\}/g, '^$1')
+    .replace(/_\{([^{}]*)\}/g, '_$1')
+    .replace(/\$/g, '');
+}
+
 // One CSV cell, neutralised as `poslab grade` does (OWASP): a cell starting
 // with = + - @ tab or CR gets a leading ', and a cell holding a comma, quote,
 // CR or LF is quoted.

@@ -8,7 +8,7 @@
 import { h } from './h.js';
 import { t, pick, setLang, lang, LANGS } from '../i18n.js';
 import { createCore } from '../core-client.js';
-import { analyse, histogram, minutesSpent, rosterCsv, itemsCsv } from './analysis.js';
+import { analyse, histogram, minutesSpent, rosterCsv, itemsCsv, plainTex } from './analysis.js';
 import { histogramFigure } from './charts.js';
 
 // As their files say them (the build's loader adds `file`, which the core must not hash).
@@ -33,6 +33,7 @@ const qLabel = (key) => {
   return `${exNumber(ex)}. ${q}`;
 };
 const statusText = (s) => t(`instructor.status_${s}`);
+
 
 function renderHeader() {
   const langs = h(
@@ -323,7 +324,7 @@ function mistakesList(result) {
               h(
                 'details',
                 {},
-                h('summary', {}, h('span', { class: 'mistake-name' }, g.id ? pick(g.feedback) : t('instructor.unmatched')), ' ', t('instructor.mistake_counts', { count: g.count, learners: g.learners.length })),
+                h('summary', {}, h('span', { class: 'mistake-name' }, g.id ? plainTex(pick(g.feedback)) : t('instructor.unmatched')), ' ', t('instructor.mistake_counts', { count: g.count, learners: g.learners.length })),
                 h('ul', { class: 'learner-list' }, ...g.learners.map((l) => h('li', {}, l))),
               ),
             ),
@@ -380,7 +381,7 @@ function render() {
           h('p', { id: 'summary' }, t('instructor.summary', { files: r.files.length, learners: r.roster.length })),
           r.unreliable ? h('p', { class: 'note' }, t('instructor.unreliable', { min: 50 })) : '',
           section('problems', t('instructor.problems'), problemsTable(r)),
-          section('roster', t('instructor.roster'), h('div', { class: 'filter' }, h('label', { for: 'roster-filter' }, t('instructor.filter')), filter, h('span', { id: 'filter-help', class: 'help' }, t('instructor.filter_help'))), scroller(t('instructor.roster'), rosterTable(r))),
+          section('roster', t('instructor.roster'), h('div', { class: 'filter' }, h('label', { for: 'roster-filter' }, t('instructor.filter')), filter, h('span', { id: 'filter-help', class: 'help' }, t('instructor.filter_help'))), h('p', { class: 'help' }, t('instructor.sort_help')), scroller(t('instructor.roster'), rosterTable(r))),
           section(
             'dist',
             t('instructor.distribution'),
