@@ -110,12 +110,13 @@ async function gradeFiles(list) {
       setProgress(t('instructor.progress', { done, count: files.length }));
     }
     state.lastSeconds = (performance.now() - start) / 1000;
-    state.result = analyse(state.files, exercises);
     setProgress(t('instructor.done', { count: files.length, seconds: state.lastSeconds.toFixed(2) }));
   } catch (e) {
     state.error = t('instructor.core_failed', { message: e.message });
   } finally {
     state.busy = false;
+    // What was graded before a failure is kept and shown.
+    if (state.files.length) state.result = analyse(state.files, exercises);
   }
   render();
 }
