@@ -50,6 +50,21 @@ test('gradeSubmission gives the rows poslab grade gives, for good, tampered and 
   }
 });
 
+test('gradeSubmission keeps the exercises of the last call that gave them; with none yet it says so', async () => {
+  const lab = await loadLab();
+  assert.throws(() => lab.gradeSubmission({ file: 'a.json', text: '{}' }), (e) => e.code === 'bad_exercises' && /no exercises yet/.test(e.message));
+  const exercises = loadExercises(path.join(root, 'exercises')).map(exerciseData);
+  const { files } = makeClass(lab, exercises, 3);
+  const first = lab.gradeSubmission({ exercises, file: files[0].name, text: files[0].text });
+  for (const f of files) {
+    assert.deepEqual(lab.gradeSubmission({ file: f.name, text: f.text }), lab.gradeSubmission({ exercises, file: f.name, text: f.text }));
+  }
+  assert.equal(first[0].status, 'graded');
+  // A new list replaces the kept one: with no exercises at all, every entry is unknown.
+  assert.equal(lab.gradeSubmission({ exercises: [], file: 'x', text: files[0].text })[0].status, 'unknown_exercise');
+  assert.equal(lab.gradeSubmission({ file: 'x', text: files[0].text })[0].status, 'unknown_exercise');
+});
+
 test('gradeSubmission refuses a request that is not one, with a code', async () => {
   const lab = await loadLab();
   assert.throws(() => lab.gradeSubmission({ exercises: 'no', text: '{}' }), (e) => e.code === 'bad_exercises');

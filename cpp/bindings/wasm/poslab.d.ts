@@ -345,8 +345,10 @@ export interface PositionLab extends PositionLabTraining, PositionLabBench {
   checkAttempt(options: CheckAttemptOptions): AttemptResult;
   gradeExercise(options: { exercise: Exercise; seed: number; attempts: Attempt[] }): ExerciseGrade;
   /** One submission file re-graded exactly as `poslab grade` does (the same core function): its rows.
-   * Never throws for what the file holds: a bad file gets a row with its status. */
-  gradeSubmission(options: { exercises: Exercise[]; file: string; text: string }): SubmissionRow[];
+   * Never throws for what the file holds: a bad file gets a row with its status.
+   * `exercises` may be left out after the first call: the list last given is used (a page grading
+   * 200 files sends it once). */
+  gradeSubmission(options: { exercises?: Exercise[]; file: string; text: string }): SubmissionRow[];
   unlockedHints(options: { exercise: Exercise; question: string; wrong: number }): Text[];
   /** Rotates the pairs of `vector` as RoPE does at `position`. */
   ropeRotate(options: { vector: number[]; position: number; base?: number }): Float32Array;

@@ -95,7 +95,17 @@ async function gradeFiles(list) {
     let done = 0;
     for (let i = 0; i < files.length; i += BATCH) {
       const read = await Promise.all(files.slice(i, i + BATCH).map(readOne));
-      const calls = read.filter((r) => r.text !== undefined).map((r) => ({ method: 'gradeSubmission', args: { exercises, file: r.file, text: r.text } }));
+      const calls = read
+        .filter((r) => r.text !== undefined)
+        .map((r) => {
+          // The core keeps the exercises from the first call (gradeSubmission): sent once, not 200 times.
+          const args = { file: r.file, text: r.text };
+          if (!state.sentExercises) {
+            args.exercises = exercises;
+            state.sentExercises = true;
+          }
+          return { method: 'gradeSubmission', args };
+        });
       const results = calls.length ? await state.core.batch(calls) : [];
       let k = 0;
       for (const r of read) {
