@@ -9,6 +9,7 @@
 //   hand-calc / softmax-a: i%4 = 0 right (0.670, 0.330); 1 (0.731, 0.269)
 //     (no √d_k: mistake-1) then right; 2 (0.622, 0.378) (divided by d_k:
 //     mistake-2) only; 3 (0.5, 0.5) (no named mistake) only
+//   check / q1-why: an explanation from every fifth learner (i%5 = 0)
 // Learner OLD (the last) answered hand-calc in an older version of the
 // exercise (hash_mismatch); learner TAMPERED raised the claimed points and
 // edited the seed.
@@ -17,6 +18,8 @@ import { buildSubmission, submissionText } from '../../web/js/grading/submission
 export const plan = {
   property: (i) => (i % 3 === 0 ? [['equivariance']] : i % 3 === 1 ? [['invariance'], ['equivariance']] : [['causality']]),
   dots: () => [['1', '0']],
+  // check / q1-why (explain, never scored): learners with i%5 = 0 write one.
+  explanation: (i) => `並べ替えても出力は同じように並べ替わるだけなので、順序を区別できません（${i}）。`,
   softmax: (i) => [[['0.670', '0.330']], [['0.731', '0.269'], ['0.670', '0.330']], [['0.622', '0.378']], [['0.5', '0.5']]][i % 4],
 };
 
@@ -48,6 +51,10 @@ export function makeClass(lab, exercises, count = 40) {
       { id: formula.id, contentHash: hash(formula), seed: seedOf(formula), attempts: fAttempts, ex: formula },
       { id: hand.id, contentHash: i === old ? hash(older) : hash(hand), seed: seedOf(hand), attempts: hAttempts, ex: i === old ? older : hand },
     ];
+    if (i % 5 === 0) {
+      const check = byId.check;
+      records.push({ id: check.id, contentHash: hash(check), seed: seedOf(check), attempts: [at('q1-why', plan.explanation(i))], ex: check });
+    }
     const sub = buildSubmission({
       labVersion: '0.1.0',
       learner,

@@ -117,6 +117,10 @@ test('file://: the re-grade equals poslab grade; facility and mistake counts are
   const names = await m1.locator('.learner-list li').allTextContents();
   assert.deepEqual(names.sort(), handTakers.filter((i) => i % 4 === 1).map((i) => cls.files[i].learner).sort());
 
+  // The explanations, listed per question, each with its learner.
+  const explained = await page.$$eval('#explanations [data-question="check/q1-why"] dd', (dds) => dds.map((d) => d.textContent));
+  assert.deepEqual(explained.sort(), learners.filter((i) => i % 5 === 0).map((i) => plan.explanation(i)).sort());
+
   // The roster CSV: BOM first, Japanese names intact, the same totals.
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-roster')]);
   const bytes = readFileSync(await download.path());

@@ -352,7 +352,7 @@ function explanationsList(result) {
     'div',
     { id: 'explanations' },
     ...result.explanations.map((e) =>
-      h('details', { class: 'explain-q' }, h('summary', {}, `${qLabel(e.key)} — ${exTitle(e.exercise)} (${t('instructor.answers', { count: e.texts.length })})`), h('dl', {}, ...e.texts.flatMap((x) => [h('dt', {}, x.learner), h('dd', {}, x.text)]))),
+      h('details', { class: 'explain-q', 'data-question': e.key }, h('summary', {}, `${qLabel(e.key)} — ${exTitle(e.exercise)} (${t('instructor.answers', { count: e.texts.length })})`), h('dl', {}, ...e.texts.flatMap((x) => [h('dt', {}, x.learner), h('dd', {}, x.text)]))),
     ),
   );
 }
