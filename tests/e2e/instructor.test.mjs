@@ -168,7 +168,37 @@ test('http: axe clean at 1280×800 and 390×844; the roster sorts by Tab and Ent
   assert.deepEqual(asc, [...asc].sort((a, b) => a - b));
   assert.notDeepEqual(asc, desc);
   await page.screenshot({ path: join(artifacts, 'instructor-390.png'), fullPage: false });
+  // The language switch: the results stay, in English.
+  await page.click('[data-lang="en"]');
+  assert.equal(await page.locator('h1').textContent(), 'Class results');
+  assert.equal(await page.locator('#roster [data-sort="total"]').textContent(), 'Total ▲');
+  assert.equal(await page.locator('#roster tbody tr').count(), N);
+  assert.match(await page.locator('#items caption').textContent(), /Statistics per question/);
   assert.deepEqual(problems.console, []);
   assert.deepEqual(problems.offOrigin, []);
+  await context.close();
+});
+
+test('files dropped on the page are re-graded like picked ones; a second drop adds to the first', { timeout: 120000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
+  await page.goto(new URL('instructor.html', lab.bases.http).href);
+  await page.waitForSelector('#drop-zone');
+  const drop = async (names) => {
+    const files = names.map((n) => ({ name: n, text: readFileSync(join(dir, n), 'utf8') }));
+    // What the browser hands the page when a person drops files: a DataTransfer holding File objects.
+    const dt = await page.evaluateHandle((list) => {
+      const d = new DataTransfer();
+      for (const f of list) d.items.add(new File([f.text], f.name, { type: 'application/json' }));
+      return d;
+    }, files);
+    await page.dispatchEvent('#drop-zone', 'drop', { dataTransfer: dt });
+  };
+  await drop([cls.files[0].name, cls.files[1].name, 'not-json.json']);
+  await page.waitForSelector('#summary');
+  assert.equal(await page.locator('#roster tbody tr').count(), 2);
+  await drop([cls.files[2].name]);
+  await page.waitForFunction(() => document.querySelectorAll('#roster tbody tr').length === 3);
+  assert.equal(await page.locator('#problems tr[data-status="invalid_file"]').count(), 1);
+  assert.deepEqual(problems.console, []);
   await context.close();
 });
