@@ -131,6 +131,14 @@ test('file://: the re-grade equals poslab grade; facility and mistake counts are
   const [items] = await Promise.all([page.waitForEvent('download'), page.click('#export-items')]);
   assert.deepEqual([...readFileSync(await items.path()).subarray(0, 3)], [0xef, 0xbb, 0xbf]);
 
+  // The results as JSON: every file and learner, the item analysis.
+  const [json] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
+  const results = JSON.parse(readFileSync(await json.path(), 'utf8'));
+  assert.equal(results.format, 'position-lab-results');
+  assert.equal(results.files.length, N + 2);
+  assert.equal(results.roster.length, N);
+  assert.ok(Math.abs(results.items.find((i) => i.key === 'hand-calc/softmax-a').facility - expected['hand-calc/softmax-a']) < 1e-9);
+
   await page.screenshot({ path: join(artifacts, 'instructor-1280.png'), fullPage: true });
   // (axe runs over http below: from file:// its stylesheet reads are refused and logged.)
   assert.deepEqual(problems.console, []);
