@@ -8,7 +8,7 @@
 // is axe clean at 1280×800 and 390×844 and its roster sorts by Tab and Enter.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -207,6 +207,22 @@ test('files dropped on the page are re-graded like picked ones; a second drop ad
   await drop([cls.files[2].name]);
   await page.waitForFunction(() => document.querySelectorAll('#roster tbody tr').length === 3);
   assert.equal(await page.locator('#problems tr[data-status="invalid_file"]').count(), 1);
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
+test('a folder chosen with the folder button: its .json files are re-graded, other files skipped', { timeout: 120000 }, async () => {
+  const folder = join(dir, 'class-folder');
+  mkdirSync(folder, { recursive: true });
+  for (const k of [3, 4, 5]) writeFileSync(join(folder, cls.files[k].name), cls.files[k].text);
+  writeFileSync(join(folder, 'notes.txt'), 'not a submission');
+  const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
+  await page.goto(new URL('instructor.html', lab.bases.http).href);
+  await page.setInputFiles('#folder', folder);
+  await page.waitForSelector('#summary');
+  const learners = await page.$$eval('#roster tbody tr', (trs) => trs.map((tr) => tr.dataset.learner));
+  assert.deepEqual(learners.sort(), [3, 4, 5].map((k) => cls.files[k].learner).sort());
+  assert.equal(await page.locator('#problems').count(), 0, 'notes.txt was not read as a submission');
   assert.deepEqual(problems.console, []);
   await context.close();
 });
