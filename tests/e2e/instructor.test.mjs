@@ -207,6 +207,14 @@ test('files dropped on the page are re-graded like picked ones; a second drop ad
   await drop([cls.files[2].name]);
   await page.waitForFunction(() => document.querySelectorAll('#roster tbody tr').length === 3);
   assert.equal(await page.locator('#problems tr[data-status="invalid_file"]').count(), 1);
+  // The same file dropped again replaces itself: nothing counts twice.
+  const before = await page.locator(`#roster tr[data-learner="${cls.files[0].learner}"]`).getAttribute('data-total');
+  const runs = await page.evaluate(() => globalThis.__instructor.state.runs);
+  await drop([cls.files[0].name]);
+  await page.waitForFunction((n) => globalThis.__instructor.state.runs > n, runs);
+  assert.equal(await page.locator('#roster tbody tr').count(), 3);
+  assert.equal(await page.locator(`#roster tr[data-learner="${cls.files[0].learner}"]`).getAttribute('data-total'), before);
+  assert.doesNotMatch(await page.locator(`#roster tr[data-learner="${cls.files[0].learner}"]`).textContent(), /several_files/);
   assert.deepEqual(problems.console, []);
   await context.close();
 });

@@ -82,3 +82,13 @@ test("a mistake's TeX feedback reads as plain text", () => {
   assert.equal(plainTex('Divide by $\\sqrt{d_k} = \\sqrt{2} \\approx 1.414$.'), 'Divide by √d_k = √2 ≈ 1.414.');
   assert.equal(plainTex('($e^{1}/(e^{1}+e^{0})$)'), '(e^1/(e^1+e^0))');
 });
+
+test('a learner who handed in twice: the better grade of each exercise counts once, flagged', () => {
+  const first = row('a', 1.5, 0.5);
+  const second = { ...row('a', 3, 1), file: 'a-again.json' };
+  const r = analyse([{ file: 'a.json', rows: [first] }, { file: 'a-again.json', rows: [second] }], [{ id: 'e' }]);
+  assert.equal(r.roster.length, 1);
+  assert.equal(r.roster[0].total, 3);
+  assert.ok(r.roster[0].flags.includes('several_files:2'));
+  assert.equal(r.items.find((i) => i.key === 'e/q').facility, 1);
+});

@@ -5,7 +5,9 @@
 //
 // Conventions (README "The class results page"):
 // - a learner's total is the sum of the points of their graded rows (as
-//   `poslab grade`'s CSV); the class maximum is the sum of every exercise's max;
+//   `poslab grade`'s CSV); a learner whose exercise is graded in several
+//   files counts its best grade once (flag several_files:N); the class
+//   maximum is the sum of every exercise's max;
 // - a question's statistics cover the learners with a graded row for its
 //   exercise (a question not attempted there scores 0); an explanation
 //   (max 0) has none;
@@ -89,14 +91,20 @@ export function analyse(files, exercises) {
       if (r.claimedDiffers === true) L.flags.push(`claimed_differs:${r.exercise}`);
       if (r.status !== 'graded') continue;
       exMax.set(r.exercise, r.max);
-      L.total += r.points;
-      L.perExercise[r.exercise] = (L.perExercise[r.exercise] ?? 0) + r.points;
+      // One learner's exercise in several files (handed in twice): the better
+      // grade counts, once, and the learner is flagged several_files.
+      if (L.perExercise[r.exercise] !== undefined && L.perExercise[r.exercise] >= r.points) continue;
+      L.perExercise[r.exercise] = r.points;
       for (const q of r.questions ?? []) {
         const key = `${r.exercise}/${q.id}`;
         if (!questionInfo.has(key)) questionInfo.set(key, { key, exercise: r.exercise, question: q.id, type: q.type, max: q.max });
         L.questions[key] = q;
       }
     }
+  }
+  for (const L of learners.values()) {
+    L.total = Object.values(L.perExercise).reduce((a, b) => a + b, 0);
+    if (L.files.length > 1) L.flags.push(`several_files:${L.files.length}`);
   }
   // Learners with no graded row keep their files' statuses; the class maximum counts every exercise seen.
   const maxTotal = exerciseIds.reduce((a, id) => a + (exMax.get(id) ?? 0), 0);
