@@ -284,7 +284,7 @@ function problemsTable(result) {
         ...bad.flatMap((f) =>
           f.rows
             .filter((r) => r.status !== 'graded' || r.flags?.length)
-            .map((r) => h('tr', { 'data-status': r.status }, h('th', { scope: 'row' }, f.file), h('td', {}, r.learner), h('td', {}, r.exercise), h('td', {}, statusText(r.status), r.flags?.length ? ` (${r.flags.join(', ')})` : ''), h('td', { class: 'msg' }, r.message))),
+            .map((r) => h('tr', { 'data-status': r.status }, h('th', { scope: 'row' }, f.file), h('td', {}, r.learner), h('td', {}, r.exercise), h('td', {}, statusText(r.status), r.flags?.length ? ` (${r.flags.join(', ')})` : ''), h('td', { class: 'msg' }, r.status === 'graded' ? '' : h('p', { class: 'why' }, t(`instructor.why_${r.status}`)), h('code', {}, r.message)))),
         ),
       ),
     ),
