@@ -6,7 +6,8 @@
 //   app.js (the page, IIFE), worker.js (the Web Worker, IIFE),
 //   train-worker.js (the training Web Worker of "train short, test long", IIFE),
 //   style.css, katex/ (script, CSS and fonts, local; loaded after the first
-//   screen, web/js/rich.js).
+//   screen, web/js/rich.js),
+//   instructor.html + instructor.js (the class results page, IIFE).
 // app.js also carries both Workers' code as text: from file:// the page makes
 // its Workers from blob: URLs (web/js/core-loader.js).
 // The exercises (exercises/*.yaml) are validated against
@@ -86,6 +87,16 @@ try {
       __WORKER_SOURCES__: JSON.stringify(workerSources),
     },
   });
+  // The class results page (instructor.html): the same exercises and core Worker.
+  await build({
+    ...common,
+    entryPoints: [join(web, 'js', 'instructor', 'main.js')],
+    outfile: join(dist, 'instructor.js'),
+    define: {
+      __EXERCISES__: JSON.stringify(exercises),
+      __WORKER_SOURCES__: JSON.stringify(workerSources),
+    },
+  });
 } catch (e) {
   fail(`esbuild: ${e.message}`);
 }
@@ -96,6 +107,11 @@ const shell = readFileSync(join(web, 'index.html'), 'utf8').replace(/\{\{t:([\w.
   return i18n.ja[key];
 });
 writeFileSync(join(dist, 'index.html'), shell);
+const instructorShell = readFileSync(join(web, 'instructor.html'), 'utf8').replace(/\{\{t:([\w.]+)\}\}/g, (m, key) => {
+  if (!(key in i18n.ja)) fail(`web/instructor.html: no string "${key}" in web/i18n/ja.json`);
+  return i18n.ja[key];
+});
+writeFileSync(join(dist, 'instructor.html'), instructorShell);
 cpSync(join(web, 'css', 'style.css'), join(dist, 'style.css'));
 // The embedding kit for course pages: the host script and an example host page.
 cpSync(join(web, 'embed.js'), join(dist, 'embed.js'));

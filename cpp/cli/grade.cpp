@@ -21,7 +21,7 @@ namespace {
 using json = nlohmann::json;
 namespace g = poslab::grading;
 
-const char* kGradeUsage = R"(poslab grade --exercises DIR SUBMISSION.json… [--format csv|json]
+const char* kGradeUsage = R"(poslab grade --exercises DIR SUBMISSION.json… [--format csv|json] [--bom]
 
 Re-grades downloaded submissions: recomputes each learner's variants and every
 score from the raw answers, ignoring the score the page claimed, and reports
@@ -39,6 +39,9 @@ duplicate_entries:N, lab_not_allowed:N (attempts with lab settings the
 exercise does not allow; not graded), too_many_attempts:N (past 200 per
 question; not graded). Cells starting with = + - @ tab or CR get a leading '.
 
+--bom starts the CSV with a UTF-8 byte order mark, so Excel (Japanese
+Windows, say) opens it as UTF-8 and learner names read right.
+
 Exit status: 0 when every row was graded with no flag, 1 when some row was
 not graded or is flagged (the CSV still has every row), 2 on a usage error.
 
@@ -46,13 +49,7 @@ not graded or is flagged (the CSV still has every row), 2 on a usage error.
   poslab variant --exercise FILE --learner ID   the seed and variant a learner gets
 )";
 
-struct Exercise {
-    json data;
-    std::string hash;
-    std::string file;
-};
-
-std::map<std::string, Exercise> load_exercises(const std::string& dir) {
+std::map<std::string, g::GradingExercise> load_exercises(const std::string& dir) {
     DIR* d = opendir(dir.c_str());
     if (!d) throw InvalidArgument("cli", "--exercises " + dir + ": not a folder that can be read");
     std::vector<std::string> files;
@@ -65,15 +62,9 @@ std::map<std::string, Exercise> load_exercises(const std::string& dir) {
         if ((ends(".yaml") || ends(".yml")) && name[0] != '.') files.push_back(dir + "/" + name);
     }
     closedir(d);
-    std::map<std::string, Exercise> out;
-    for (const std::string& f : files) {
-        json ex = load_exercise_file(f);
-        if (!ex.is_object() || !ex.contains("id") || !ex["id"].is_string())
-            throw InvalidArgument("cli", f + ": not an exercise file (no id)");
-        const std::string id = ex["id"].get<std::string>();
-        if (out.count(id)) throw InvalidArgument("cli", f + ": exercise id '" + id + "' is also in " + out[id].file);
-        out[id] = Exercise{ex, g::content_hash(ex), f};
-    }
+    std::vector<json> exercises;
+    for (const std::string& f : files) exercises.push_back(load_exercise_file(f));
+    auto out = g::grading_exercises(exercises, files);
     if (out.empty()) throw InvalidArgument("cli", "--exercises " + dir + ": no .yaml exercise files in it");
     return out;
 }
@@ -96,200 +87,23 @@ std::string number_text(double v) {
     return o.str();
 }
 
-json row(const std::string& file, const std::string& learner, const std::string& exercise, const std::string& status,
-         const std::string& message = "") {
-    return {{"file", file}, {"learner", learner}, {"exercise", exercise}, {"points", nullptr}, {"max", nullptr},
-            {"claimedPoints", nullptr}, {"claimedDiffers", nullptr}, {"status", status}, {"message", message},
-            {"flags", json::array()}};
-}
-
-std::string type_name(const json& v) {
-    if (v.is_string()) return "text";
-    if (v.is_number()) return "a number";
-    if (v.is_boolean()) return "true/false";
-    if (v.is_null()) return "null";
-    return v.is_array() ? "a list" : "an object";
-}
-
-// The submission file's text, or a status row saying why not (unreadable, too large, too deep).
-bool read_submission(const std::string& path, json& sub, json& rows) {
+// One file's rows: the file is read here (at most one byte past the limit);
+// every check and the grade are the core's (grading::grade_submission_text),
+// the same the results page runs in wasm.
+void grade_file(const std::string& path, const g::GradingExercises& exercises, json& rows) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        rows.push_back(row(path, "", "", "invalid_file", "cannot read the file"));
-        return false;
+        rows.push_back(g::submission_row(path, "", "", "invalid_file", "cannot read the file"));
+        return;
     }
     std::string text(g::kMaxSubmissionBytes + 1, '\0');
     in.read(&text[0], static_cast<std::streamsize>(text.size()));
     text.resize(static_cast<std::size_t>(in.gcount()));
-    if (text.size() > g::kMaxSubmissionBytes) {
-        rows.push_back(row(path, "", "", "too_large",
-                           "the file is larger than " + std::to_string(g::kMaxSubmissionBytes >> 20) +
-                               " MB; a submission is never that large"));
-        return false;
-    }
-    // Before the parser: a deeply nested file must be refused, not walked.
-    if (const std::string p = g::json_text_problem(text); !p.empty()) {
-        rows.push_back(row(path, "", "", "too_large", "the file is " + p + "; a submission nests at most " +
-                                                           std::to_string(g::kMaxDepth)));
-        return false;
-    }
-    try {
-        sub = json::parse(text);
-    } catch (const std::exception& e) {
-        rows.push_back(row(path, "", "", "invalid_file", std::string("not JSON: ") + e.what()));
-        return false;
-    }
-    if (const std::string p = g::json_value_problem(sub); !p.empty()) {
-        rows.push_back(row(path, "", "", "too_large", "the file holds " + p));
-        return false;
-    }
-    return true;
-}
-
-void grade_entries(const std::string& path, const json& sub, const std::map<std::string, Exercise>& exercises,
-                   json& rows) {
-    if (!sub.is_object() || !sub.contains("format") || sub["format"] != "position-lab-submission") {
-        rows.push_back(row(path, "", "", "invalid_file", "not a Position Lab submission (format is not \"position-lab-submission\")"));
-        return;
-    }
-    if (!sub.contains("version") || !sub["version"].is_number_integer() || sub["version"] != 1) {
-        rows.push_back(row(path, "", "", "invalid_file",
-                           "submission version " + (sub.contains("version") ? sub["version"].dump() : std::string("(none)")) +
-                               " is not supported (this grader reads version 1, the number)"));
-        return;
-    }
-    if (!sub.contains("learner") || !sub["learner"].is_string() || !sub.contains("exercises") || !sub["exercises"].is_array()) {
-        rows.push_back(row(path, "", "", "invalid_file", "a submission needs a learner id (text) and a list of exercises"));
-        return;
-    }
-    const std::string learner = sub["learner"].get<std::string>();
-    if (const std::string p = g::learner_id_problem(learner); !p.empty()) {
-        rows.push_back(row(path, "", "", "invalid_file", p));
-        return;
-    }
-    // Entries for one exercise are graded together: a second copy cannot
-    // escape max_attempts, and the row is flagged.
-    std::vector<std::string> order;
-    std::map<std::string, std::vector<const json*>> groups;
-    const json& entries = sub["exercises"];
-    for (std::size_t k = 0; k < entries.size(); ++k) {
-        const json& e = entries[k];
-        const std::string at = "exercise entry " + std::to_string(k + 1);
-        if (!e.is_object()) {
-            rows.push_back(row(path, learner, "", "invalid_exercise", at + " is " + type_name(e) + ", not an object"));
-            continue;
-        }
-        if (!e.contains("id") || !e["id"].is_string() || e["id"].get<std::string>().empty()) {
-            rows.push_back(row(path, learner, "", "invalid_exercise",
-                               at + ": id must be text" + (e.contains("id") ? ", got " + type_name(e["id"]) : "")));
-            continue;
-        }
-        const std::string id = e["id"].get<std::string>();
-        if (e.contains("contentHash") && !e["contentHash"].is_string()) {
-            rows.push_back(row(path, learner, id, "invalid_exercise", at + ": contentHash must be text, got " + type_name(e["contentHash"])));
-            continue;
-        }
-        if (e.contains("attempts") && !e["attempts"].is_array()) {
-            rows.push_back(row(path, learner, id, "invalid_exercise", at + ": attempts must be a list, got " + type_name(e["attempts"])));
-            continue;
-        }
-        auto it = exercises.find(id);
-        if (it == exercises.end()) {
-            rows.push_back(row(path, learner, id, "unknown_exercise", "the exercises folder has no exercise '" + id + "'"));
-            continue;
-        }
-        const std::string hash = e.value("contentHash", "");
-        if (hash != it->second.hash) {
-            rows.push_back(row(path, learner, id, "hash_mismatch",
-                               "answered for another version of the exercise (content hash " + hash + ", the folder has " +
-                                   it->second.hash + ")"));
-            continue;
-        }
-        if (!groups.count(id)) order.push_back(id);
-        groups[id].push_back(&e);
-    }
-    for (const std::string& id : order) {
-        const Exercise& ex = exercises.at(id);
-        const std::vector<const json*>& group = groups[id];
-        // The variant is recomputed from the learner id: a seed edited in the file changes nothing.
-        const std::uint32_t seed = g::variant_seed(learner, id, ex.hash);
-        json r = row(path, learner, id, "graded");
-        json flags = json::array();
-        json attempts = json::array();
-        bool timed = true;
-        for (const json* e : group)
-            for (const json& a : e->value("attempts", json::array())) {
-                timed = timed && a.is_object() && a.contains("time") && a["time"].is_string();
-                attempts.push_back(a);
-            }
-        if (group.size() > 1) {
-            flags.push_back("duplicate_entries:" + std::to_string(group.size()));
-            // One history: the copies' attempts in time order (ISO times), else in file order.
-            if (timed)
-                std::stable_sort(attempts.begin(), attempts.end(), [](const json& x, const json& y) {
-                    return x["time"].get_ref<const std::string&>() < y["time"].get_ref<const std::string&>();
-                });
-        }
-        try {
-            const json graded = g::grade_exercise(ex.data, seed, attempts);
-            r["points"] = graded["points"];
-            r["max"] = graded["max"];
-            r["questions"] = graded["questions"];
-            r["rejected"] = graded["rejected"];
-            std::size_t lab_rejected = 0, over = 0;
-            for (const json& x : graded["rejected"]) {
-                if (x["status"] == "lab_not_allowed") ++lab_rejected;
-                else over += x.value("count", std::size_t(0));
-            }
-            if (lab_rejected) flags.push_back("lab_not_allowed:" + std::to_string(lab_rejected));
-            if (over) flags.push_back("too_many_attempts:" + std::to_string(over));
-            std::string notes;
-            double claimed = -1;
-            bool has_claim = false;
-            for (const json* e : group) {
-                if (e->contains("seed") && (*e)["seed"] != json(seed))
-                    notes = "the file's seed was not this learner's; graded with " + std::to_string(seed);
-                if (e->contains("claimed") && (*e)["claimed"].is_object() && (*e)["claimed"].contains("points") &&
-                    (*e)["claimed"]["points"].is_number()) {
-                    claimed = std::max(claimed, (*e)["claimed"]["points"].get<double>());
-                    has_claim = true;
-                }
-            }
-            if (has_claim) {
-                r["claimedPoints"] = claimed;
-                r["claimedDiffers"] = std::fabs(claimed - graded["points"].get<double>()) > 1e-9;
-            }
-            if (!graded["rejected"].empty()) {
-                const json& first = graded["rejected"][0];
-                notes += (notes.empty() ? "" : "; ") + std::string("not graded: ") + first.value("message", "") +
-                         (graded["rejected"].size() > 1 ? " (and more)" : "");
-            }
-            r["message"] = notes;
-        } catch (const std::exception& ex_err) {
-            r = row(path, learner, id, error_code(ex_err) == "too_large" ? "too_large" : "invalid_exercise", ex_err.what());
-        }
-        r["flags"] = flags;
-        rows.push_back(r);
-    }
-}
-
-void grade_file(const std::string& path, const std::map<std::string, Exercise>& exercises, json& rows) {
-    const std::size_t before = rows.size();
-    try {
-        json sub;
-        if (!read_submission(path, sub, rows)) return;
-        grade_entries(path, sub, exercises, rows);
-    } catch (const std::exception& e) {
-        // Whatever a file does, it loses only its own rows, never the batch.
-        rows.erase(rows.begin() + static_cast<std::ptrdiff_t>(before), rows.end());
-        const std::string code = error_code(e);
-        rows.push_back(row(path, "", "", code == "too_large" || dynamic_cast<const std::bad_alloc*>(&e) ? "too_large" : "invalid_file",
-                           e.what()));
-    }
+    for (json& r : g::grade_submission_text(text, path, exercises)) rows.push_back(std::move(r));
 }
 
 int cmd_grade(int argc, char** argv) {
-    Args a(argc, argv, {"--exercises", "--format"}, {});
+    Args a(argc, argv, {"--exercises", "--format"}, {"--bom"});
     if (!a.has("--exercises")) throw InvalidArgument("cli", "grade needs --exercises DIR (poslab grade --help)");
     const std::string format = a.get("--format", "csv");
     if (format != "csv" && format != "json") throw InvalidArgument("cli", "--format must be csv or json, got '" + format + "'");
@@ -306,6 +120,8 @@ int cmd_grade(int argc, char** argv) {
     if (format == "json") {
         std::cout << dump(json{{"rows", rows}, {"files", a.positional().size()}, {"seconds", seconds}}) << '\n';
     } else {
+        // --bom: a UTF-8 byte order mark first, so Excel (Japanese Windows) reads the file as UTF-8.
+        if (a.has("--bom")) std::cout << "\xEF\xBB\xBF";
         std::cout << "file,learner,exercise,points,max,claimed_points,claimed_differs,status,message,flags\n";
         for (const json& r : rows) {
             auto num = [&](const char* k) { return r[k].is_number() ? number_text(r[k].get<double>()) : std::string(); };

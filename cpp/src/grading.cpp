@@ -140,7 +140,9 @@ AttemptResult check_numeric(const json& q, const json& answer, const json& varia
     r.score = double(right) / double(fields.size());
     set_status(r, right, fields.size());
     if (r.status != "correct" && q.contains("mistakes")) {
+        std::size_t index = 0;
         for (const json& m : q["mistakes"]) {
+            ++index;
             const json& pins = m.at("expect");
             bool any = false, all = true;
             for (std::size_t i = 0; i < pins.size() && i < typed.size(); ++i) {
@@ -150,6 +152,10 @@ AttemptResult check_numeric(const json& q, const json& answer, const json& varia
             }
             if (any && all) {
                 r.feedback = m.at("feedback");
+                // Which named mistake: its `id` if the file gives one, else its place in the list.
+                const std::string id = m.contains("id") && m["id"].is_string() ? m["id"].get<std::string>()
+                                                                              : "mistake-" + std::to_string(index);
+                r.mistake = json{{"id", id}, {"index", index}, {"feedback", m.at("feedback")}};
                 break;
             }
         }
@@ -224,7 +230,11 @@ AttemptResult check_choice(const json& q, const json& answer, const json& varian
         parts_right += chosen == should;
         right_chosen += chosen && should;
         wrong_chosen += chosen && !should;
-        if (chosen && !should && !r.feedback && o.contains("why")) r.feedback = o["why"];
+        if (chosen && !should && !r.feedback && o.contains("why")) {
+            r.feedback = o["why"];
+            // A wrong option the file explains is a named mistake too.
+            r.mistake = json{{"id", "option-" + id}, {"option", id}, {"feedback", o["why"]}};
+        }
     }
     // Partial credit for multiple choice: each right choice earns 1/|answer|,
     // each wrong one takes 1/|answer| away, never below 0.
@@ -654,8 +664,17 @@ QuestionGrade grade_question(const json& question, const std::vector<Attempt>& a
         ++g.attempts;
         // Attempt k earns at most credit_k of its score (attempt_credit).
         best = std::max(best, r.score * attempt_credit(question, g.attempts));
-        if (r.status == "correct" || r.status == "recorded") g.solved = true;
-        else if (!g.solved) ++wrong;
+        if (r.status == "correct" || r.status == "recorded") {
+            if (!g.solved && r.status == "correct") g.attempts_to_correct = g.attempts;
+            g.solved = true;
+        } else {
+            if (!g.solved) ++wrong;
+            g.wrong.push_back({{"attempt", g.attempts},
+                               {"status", r.status},
+                               {"score", r.score},
+                               {"mistake", r.mistake ? *r.mistake : json(nullptr)},
+                               {"answer", a.answer}});
+        }
         if (type == "explain" || (type == "prediction" && !g.response)) g.response = a.answer;
     }
     // An explanation is optional: nothing to solve, it never holds up completion.
@@ -911,7 +930,9 @@ json grade_exercise(const json& exercise, std::uint32_t seed, const json& attemp
                     {"attempts", g.attempts},
                     {"ignored", g.ignored},
                     {"solved", g.solved},
-                    {"hintsUnlocked", g.hints_unlocked}};
+                    {"hintsUnlocked", g.hints_unlocked},
+                    {"attemptsToCorrect", g.attempts_to_correct ? json(g.attempts_to_correct) : json(nullptr)},
+                    {"wrong", g.wrong}};
         if (q.value("type", "") == "choice") row["order"] = option_order(q, seed);
         if (g.response) row["response"] = *g.response;
         out["questions"].push_back(std::move(row));

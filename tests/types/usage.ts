@@ -19,6 +19,12 @@ export function useLab(lab: PositionLab): number {
   const left: number = (cost.left ?? 0) + cost.nextCredit + (explained.status === 'recorded' ? 1 : 0) + order.length;
   const graded = lab.gradeExercise({ exercise: {}, seed: 1, attempts: [] }).questions[0];
   const shown: string[] = graded?.order ?? [];
+  const matched: string | null = graded?.wrong[0]?.mistake?.id ?? null;
+  const toCorrect: number | null = graded?.attemptsToCorrect ?? null;
+  const rows = lab.gradeSubmission({ exercises: [], file: 'a.json', text: '{}' });
+  const status: 'graded' | 'invalid_file' | 'too_large' | 'invalid_exercise' | 'unknown_exercise' | 'hash_mismatch' = rows[0].status;
+  const attempt = lab.checkAttempt({ exercise: {}, question: 'q', answer: [] });
+  const named: string | undefined = attempt.mistake?.id;
   const run = new lab.ExtrapolationRun({ scheme: 'rope', steps: 10 });
   const progress = run.step(5);
   run.delete();

@@ -196,6 +196,18 @@ export interface AttemptResult {
   message: string;
   /** A matched known mistake's or a wrong choice's explanation. */
   feedback: Text | null;
+  /** Which named mistake matched (null: none). */
+  mistake: MatchedMistake | null;
+}
+
+/** A named mistake a wrong answer matched: numeric, the question's `mistakes`
+ * entry (id: its own `id`, else "mistake-N", N its 1-based place); choice, a
+ * wrong option the file explains with `why` (id "option-<option id>"). */
+export interface MatchedMistake {
+  id: string;
+  index?: number;
+  option?: string;
+  feedback: Text;
 }
 
 export interface Attempt {
@@ -225,10 +237,31 @@ export interface ExerciseGrade {
     order?: string[];
     /** prediction: the first prediction; explain: the last text saved. */
     response?: unknown;
+    /** Counted attempts up to and including the first correct one; null: never correct. */
+    attemptsToCorrect: number | null;
+    /** Each counted attempt that was not right, in order, with the named mistake it matched. */
+    wrong: { attempt: number; status: 'incorrect' | 'partial'; score: number; mistake: MatchedMistake | null; answer: unknown }[];
   }[];
   /** Attempts not graded: 'lab_not_allowed' (lab settings the exercise does not offer; one per attempt)
    * or 'too_many_attempts' (past 200 for one question; one per question, with count). */
   rejected: { attempt?: number; question: string; status: 'lab_not_allowed' | 'too_many_attempts'; message: string; count?: number }[];
+}
+
+/** One row of `poslab grade` (--format json) and of gradeSubmission. */
+export interface SubmissionRow {
+  file: string;
+  learner: string;
+  exercise: string;
+  points: number | null;
+  max: number | null;
+  claimedPoints: number | null;
+  claimedDiffers: boolean | null;
+  status: 'graded' | 'invalid_file' | 'too_large' | 'invalid_exercise' | 'unknown_exercise' | 'hash_mismatch';
+  message: string;
+  /** duplicate_entries:N, lab_not_allowed:N, too_many_attempts:N */
+  flags: string[];
+  questions?: ExerciseGrade['questions'];
+  rejected?: ExerciseGrade['rejected'];
 }
 
 /** What the next attempt at a question costs, after `made` counted ones. */
@@ -311,6 +344,11 @@ export interface PositionLab extends PositionLabTraining, PositionLabBench {
   attemptStatus(options: { exercise: Exercise; question: string; made: number }): AttemptStatus;
   checkAttempt(options: CheckAttemptOptions): AttemptResult;
   gradeExercise(options: { exercise: Exercise; seed: number; attempts: Attempt[] }): ExerciseGrade;
+  /** One submission file re-graded exactly as `poslab grade` does (the same core function): its rows.
+   * Never throws for what the file holds: a bad file gets a row with its status.
+   * `exercises` may be left out after the first call: the list last given is used (a page grading
+   * 200 files sends it once). */
+  gradeSubmission(options: { exercises?: Exercise[]; file: string; text: string }): SubmissionRow[];
   unlockedHints(options: { exercise: Exercise; question: string; wrong: number }): Text[];
   /** Rotates the pairs of `vector` as RoPE does at `position`. */
   ropeRotate(options: { vector: number[]; position: number; base?: number }): Float32Array;

@@ -5,6 +5,7 @@
 // hints after N wrong attempts, known mistakes, attempt limits, seeded
 // variants and content hashes. Exercises and answers are JSON values.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -115,6 +116,10 @@ struct AttemptResult {
     double score = 0.0;            // 0…1
     std::vector<bool> parts;       // per field (numeric) or per option (choice)
     std::optional<json> feedback;  // {ja, en} of a matched known mistake, or of the wrong choice
+    // The named mistake that matched: numeric {id ("mistake-N", 1-based place in
+    // the question's `mistakes`, or the mistake's own `id`), index, feedback};
+    // choice {id: "option-<option id>", option, feedback} for a wrong option with a `why`.
+    std::optional<json> mistake;
     std::string message;           // what is malformed, for "malformed"
     std::vector<double> expected;  // numeric: the values (for showing after the last attempt)
 };
@@ -143,6 +148,10 @@ struct QuestionGrade {
     bool solved = false;     // right (or a prediction recorded); explain: always (it is optional)
     int hints_unlocked = 0;  // hints whose `after` wrong attempts have been made
     std::optional<json> response;  // prediction: the (first) prediction; explain: the last text
+    int attempts_to_correct = 0;   // counted attempts up to and including the first correct one; 0: never correct
+    // Each counted attempt that was not right (incorrect or partial), in order:
+    // {attempt (1-based, counted), status, score, mistake (AttemptResult::mistake or null), answer}.
+    json wrong = json::array();
 };
 
 // Best score × credit over the counted attempts (at most max_attempts of them).
@@ -150,7 +159,8 @@ QuestionGrade grade_question(const json& question, const std::vector<Attempt>& a
 
 // One exercise's attempts, as a submission stores them: [{question, answer,
 // lab?, lang?, time?}, …] in the order made. Returns {points, max, questions:
-// [{id, type, points, max, attempts, ignored, solved, hintsUnlocked, order?
+// [{id, type, points, max, attempts, ignored, solved, hintsUnlocked,
+// attemptsToCorrect (null: never correct), wrong (QuestionGrade::wrong), order?
 // (choice: the options as this learner saw them), response? (prediction,
 // explain: what the learner wrote or chose)}], rejected: [{attempt, question,
 // status, message}]}; a question nobody attempted scores 0 of its points. An
@@ -161,6 +171,35 @@ QuestionGrade grade_question(const json& question, const std::vector<Attempt>& a
 // past kMaxAttemptsPerQuestion for one question are listed there with status
 // "too_many_attempts".
 json grade_exercise(const json& exercise, std::uint32_t seed, const json& attempts);
+
+// The re-grade of one submission file, shared by `poslab grade` and the
+// instructor's results page (wasm gradeSubmission): one source of truth for
+// the file's checks and statuses.
+struct GradingExercise {
+    json data;
+    std::string hash;  // content_hash(data)
+};
+using GradingExercises = std::map<std::string, GradingExercise>;
+// The exercises by id, each with its content hash. Throws InvalidArgument for
+// an exercise with no id and for two with one id (`where` names each: a file
+// path natively, else "exercise N").
+GradingExercises grading_exercises(const std::vector<json>& exercises, const std::vector<std::string>& where = {});
+// Reading and parsing a submission (status too_large / invalid_file), then
+// grade_submission_value. Never throws: whatever the file holds, it yields
+// its own rows. Text over kMaxSubmissionBytes is refused as too_large.
+json grade_submission_text(const std::string& text, const std::string& file, const GradingExercises& exercises);
+// Rows, one per exercise entry (several entries of one exercise: one row,
+// their attempts as one history, flag duplicate_entries:N), or one row for
+// the whole file: {file, learner, exercise, points, max, claimedPoints,
+// claimedDiffers, status, message, flags, questions?, rejected?}. Statuses:
+// graded · invalid_file · too_large · invalid_exercise · unknown_exercise ·
+// hash_mismatch; flags duplicate_entries:N, lab_not_allowed:N,
+// too_many_attempts:N. The variant is recomputed from the learner id; the
+// claimed score is only compared.
+json grade_submission_value(const json& submission, const std::string& file, const GradingExercises& exercises);
+// A row with no grade: for a file that could not be graded at all.
+json submission_row(const std::string& file, const std::string& learner, const std::string& exercise,
+                    const std::string& status, const std::string& message = "");
 
 // Hints visible after `wrong` wrong attempts: `hints: [{after, text}]`, or the
 // single `hint` (after `hint_after`, default 2).
