@@ -33,6 +33,9 @@ std::uint64_t dtype_size(const std::string& d) {
     return it == sizes.end() ? 0 : it->second;
 }
 
+// How a tensor is named in messages: an .npy array has no name.
+std::string label_of(const TensorEntry& t) { return t.name.empty() ? std::string("the .npy array") : t.name; }
+
 bool supported(const std::string& d) { return d == "F32" || d == "F16" || d == "BF16"; }
 
 // product(shape), or UINT64_MAX on overflow.
@@ -313,28 +316,30 @@ const TensorEntry& pick_table(const std::vector<TensorEntry>& tensors, const std
                               (name.empty() ? std::string("no position table found under the usual names")
                                             : "the file has no tensor named '" + name + "'") +
                                   "; its 2-D tensors: " + (list.empty() ? std::string("none") : list),
-                              {{"name", name}, {"tensors", list.empty() ? "-" : list}});
+                              name.empty() ? ErrorParams{{"tensors", list.empty() ? "-" : list}}
+                                           : ErrorParams{{"name", name}, {"tensors", list.empty() ? "-" : list}});
     }
     const TensorEntry& t = *found;
+    const std::string nm = label_of(t);
     if (t.shape.size() != 2)
         throw InvalidArgument("table_not_2d",
-                              "'" + t.name + "' has shape " + shape_text(t.shape) + " (" + std::to_string(t.shape.size()) +
+                              "'" + nm + "' has shape " + shape_text(t.shape) + " (" + std::to_string(t.shape.size()) +
                                   " dimensions); a position table has 2: [positions, width]",
-                              {{"tensor", t.name}, {"shape", shape_text(t.shape)}, {"dims", std::to_string(t.shape.size())}});
+                              {{"tensor", nm}, {"shape", shape_text(t.shape)}, {"dims", std::to_string(t.shape.size())}});
     if (!supported(t.dtype))
         throw InvalidArgument("table_unsupported_dtype",
-                              "'" + t.name + "' is " + t.dtype + "; the lab reads F32, F16 and BF16 (in .npy: '<f4' and '<f2')",
-                              {{"dtype", t.dtype}, {"tensor", t.name}});
+                              "'" + nm + "' is " + t.dtype + "; the lab reads F32, F16 and BF16 (in .npy: '<f4' and '<f2')",
+                              {{"dtype", t.dtype}, {"tensor", nm}});
     const std::uint64_t rows = t.shape[0], cols = t.shape[1];
     if (rows == 0 || cols == 0)
-        throw InvalidArgument("table_empty", "'" + t.name + "' has shape " + shape_text(t.shape) + ": no values",
-                              {{"tensor", t.name}, {"shape", shape_text(t.shape)}});
+        throw InvalidArgument("table_empty", "'" + nm + "' has shape " + shape_text(t.shape) + ": no values",
+                              {{"tensor", nm}, {"shape", shape_text(t.shape)}});
     if (rows > kMaxTableRows || cols > kMaxTableCols || rows * cols > kMaxTableValues)
         throw InvalidArgument("table_too_large",
-                              "'" + t.name + "' has shape " + shape_text(t.shape) + "; the lab reads tables of up to " +
+                              "'" + nm + "' has shape " + shape_text(t.shape) + "; the lab reads tables of up to " +
                                   str(kMaxTableRows) + " rows, " + str(kMaxTableCols) + " columns and " +
                                   str(kMaxTableValues) + " values (a position table, not a token table)",
-                              {{"tensor", t.name}, {"shape", shape_text(t.shape)}, {"maxRows", str(kMaxTableRows)},
+                              {{"tensor", nm}, {"shape", shape_text(t.shape)}, {"maxRows", str(kMaxTableRows)},
                                {"maxCols", str(kMaxTableCols)}, {"maxValues", str(kMaxTableValues)}});
     return t;
 }
@@ -358,9 +363,10 @@ float bf16_to_float(std::uint16_t b) {
 xt::xtensor<float, 2> decode_table(const TensorEntry& t, const std::uint8_t* bytes, std::size_t n) {
     const std::size_t rows = t.shape.at(0), cols = t.shape.at(1);
     const std::size_t size = dtype_size(t.dtype);
+    const std::string nm = label_of(t);
     if (n != std::uint64_t(rows) * cols * size)
         throw InvalidArgument("table_truncated",
-                              "read " + str(n) + " bytes of '" + t.name + "', expected " + str(std::uint64_t(rows) * cols * size) +
+                              "read " + str(n) + " bytes of '" + nm + "', expected " + str(std::uint64_t(rows) * cols * size) +
                                   ": the file is shorter than its header says",
                               {{"size", str(n)}, {"needed", str(std::uint64_t(rows) * cols * size)}});
     xt::xtensor<float, 2> out = xt::empty<float>({rows, cols});
@@ -376,15 +382,15 @@ xt::xtensor<float, 2> decode_table(const TensorEntry& t, const std::uint8_t* byt
     } else if (t.dtype == "BF16") {
         for (std::size_t i = 0; i < count; ++i) o[i] = bf16_to_float(std::uint16_t(bytes[2 * i] | (bytes[2 * i + 1] << 8)));
     } else {
-        throw InvalidArgument("table_unsupported_dtype", "'" + t.name + "' is " + t.dtype + "; the lab reads F32, F16 and BF16",
-                              {{"dtype", t.dtype}, {"tensor", t.name}});
+        throw InvalidArgument("table_unsupported_dtype", "'" + nm + "' is " + t.dtype + "; the lab reads F32, F16 and BF16",
+                              {{"dtype", t.dtype}, {"tensor", nm}});
     }
     for (std::size_t i = 0; i < count; ++i)
         if (!std::isfinite(o[i]))
             throw InvalidArgument("table_not_finite",
-                                  "'" + t.name + "' has " + (std::isnan(o[i]) ? "NaN" : "an infinite value") + " at row " +
+                                  "'" + nm + "' has " + (std::isnan(o[i]) ? "NaN" : "an infinite value") + " at row " +
                                       str(i / cols) + ", column " + str(i % cols) + " (counting from 0); a position table must be finite",
-                                  {{"tensor", t.name}, {"row", str(i / cols)}, {"col", str(i % cols)},
+                                  {{"tensor", nm}, {"row", str(i / cols)}, {"col", str(i % cols)},
                                    {"value", std::isnan(o[i]) ? "NaN" : (o[i] > 0 ? "Infinity" : "-Infinity")}});
     return out;
 }
