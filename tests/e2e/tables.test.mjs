@@ -57,7 +57,7 @@ test('file://: the trained table by default; a planted 1024 × 768 helix opened 
   await widget.locator('input[type="number"]').fill('1023');
   await page.keyboard.press('Tab');
   await page.waitForFunction(() => /1023/.test(document.querySelector('.pos-line')?.textContent ?? ''));
-  const shown = (await widget.locator('.wall-learned td').allInnerTexts()).map(Number);
+  const shown = (await widget.locator('.wall-learned tbody td').allInnerTexts()).map(Number);
   const want = COLS.map((c) => values[1023 * D + c]);
   assert.deepEqual(shown.map((v) => v.toFixed(3)), want.map((v) => v.toFixed(3)));
   await widget.locator('input[type="number"]').fill('1024');
