@@ -30,11 +30,11 @@ test('file://: the trained table by default; a planted 1024 × 768 helix opened 
   const { page, context, problems } = await openPage(lab, 'file');
   await gotoReady(page, urlFor(lab, 'file', { ex: 'wall-1024', lang: 'en' }));
   const section = page.locator('.wall-table');
-  // The default: the learned table of a tiny model trained here (98 rows: 2·48 + 2).
+  // The default: the learned table of a tiny model trained here (50 rows: 2·24 + 2).
   await page.waitForSelector('.wall-table[data-source="trained"][aria-busy="false"] .table-views[data-kind="table"]', { timeout: 120000 });
-  assert.equal(await section.locator('.table-views[data-kind="table"]').getAttribute('data-rows'), '98');
+  assert.equal(await section.locator('.table-views[data-kind="table"]').getAttribute('data-rows'), '50');
   assert.match(await section.locator('.table-source').innerText(), /Trained in this lab/);
-  assert.equal(await section.locator('.table-views[data-kind="sinusoidal"]').getAttribute('data-rows'), '98');
+  assert.equal(await section.locator('.table-views[data-kind="sinusoidal"]').getAttribute('data-rows'), '50');
 
   const values = helix(N, D, COLS);
   const file = join(dir, 'gpt2-like.safetensors');

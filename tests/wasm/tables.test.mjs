@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadLab, cli } from './helpers.mjs';
 import { A, C, helix, tableFile, safetensors, npy, f32, f16, reference } from './table-files.mjs';
+import { trainTable } from '../../web/js/table-read.js';
 
 let lab;
 before(async () => {
@@ -121,7 +122,19 @@ test('sinusoidal at a shape and a table given as data: same figures as a file', 
   });
 });
 
-test('a tiny model trained here has a learned table with the trained rows alike and the rest random', () => {
+test('the page\'s trained table: rows of trained positions grew, the rest kept their N(0, 0.02²) start', () => {
+  const r = trainTable(lab);
+  assert.deepEqual(r.summary.shape, [50, 32]);
+  assert.equal(r.lastTrained, 16);
+  const mean = (a) => a.reduce((x, y) => x + y, 0) / a.length;
+  const trained = mean(r.summary.norms.slice(0, 17));
+  const untouched = mean(r.summary.norms.slice(17));
+  // An untouched row is 32 draws of N(0, 0.02²) scaled by the init: its norm is about 0.02·√32 ≈ 0.11.
+  assert.ok(untouched < 0.2, `untouched rows: mean norm ${untouched}`);
+  assert.ok(trained > 3 * untouched, `trained ${trained} vs untouched ${untouched}`);
+});
+
+test('positionTable: the learned table\'s shape; other schemes have none', () => {
   const run = new lab.ExtrapolationRun({ scheme: 'learned', seed: 1, steps: 30, trainMax: 4, testMax: 8 });
   run.step(30);
   const t = run.positionTable();
