@@ -35,6 +35,7 @@ test('file://: the trained table by default; a planted 1024 × 768 helix opened 
   assert.equal(await section.locator('.table-views[data-kind="table"]').getAttribute('data-rows'), '50');
   assert.match(await section.locator('.table-source').innerText(), /Trained in this lab/);
   assert.equal(await section.locator('.table-views[data-kind="sinusoidal"]').getAttribute('data-rows'), '50');
+  await section.screenshot({ path: join(artifacts, 'file-en-table-trained.png') });
 
   const values = helix(N, D, COLS);
   const file = join(dir, 'gpt2-like.safetensors');
@@ -65,6 +66,7 @@ test('file://: the trained table by default; a planted 1024 × 768 helix opened 
   await page.waitForSelector('.wall-learned .core-error[data-code="position_past_table"]');
   assert.match(await widget.locator('.wall-learned').innerText(), /1024 rows/);
   assert.match(await section.locator('.table-wall-note').innerText(), /last row is position 1023/);
+  await section.screenshot({ path: join(artifacts, 'file-en-table-helix.png') });
   await page.screenshot({ path: join(artifacts, 'file-en-wall-table.png'), fullPage: true });
   assert.deepEqual(problems.console, []);
   await context.close();
