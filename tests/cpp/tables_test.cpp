@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ const double kPi = 3.14159265358979323846;
 // the first two components lie on a circle of radius A.
 constexpr double A = 2.0, C = 1.0;
 std::vector<double> helix(std::size_t n, std::size_t d) {
+    if (d < 12) throw std::logic_error("the helix needs at least 12 columns");
     std::vector<double> t(n * d, 0.25);
     for (std::size_t p = 0; p < n; ++p) {
         t[p * d + 3] += A * std::cos(2 * kPi * p / n);
@@ -271,7 +273,7 @@ TEST(Tables, OffsetsPastFourGigabytesStayExact) {
 }
 
 TEST(Tables, EveryBadInputIsACodedError) {
-    const Bytes good = helix_file(8, 4, "F32");
+    const Bytes good = helix_file(8, 16, "F32");
     // Truncated: fewer than 8 bytes; tensor bytes cut short.
     EXPECT_EQ(code_of([&] { open_bytes(Bytes(good.begin(), good.begin() + 5)); }), "table_truncated");
     EXPECT_EQ(code_of([&] { open_bytes(Bytes(good.begin(), good.end() - 4)); }), "table_offsets_out_of_range");
@@ -307,11 +309,11 @@ TEST(Tables, EveryBadInputIsACodedError) {
     }
     // NaN / Inf named by row and column.
     for (double bad : {std::nan(""), double(INFINITY)}) {
-        auto v = helix(8, 4);
-        v[2 * 4 + 3] = bad;
+        auto v = helix(8, 16);
+        v[2 * 16 + 3] = bad;
         const Bytes data = encode(v, "F32");
         try {
-            open_bytes(safetensors("{\"w\":{\"dtype\":\"F32\",\"shape\":[8,4],\"data_offsets\":[0,128]}}", data));
+            open_bytes(safetensors("{\"w\":{\"dtype\":\"F32\",\"shape\":[8,16],\"data_offsets\":[0,512]}}", data));
             ADD_FAILURE() << "accepted a non-finite value";
         } catch (const poslab::InvalidArgument& e) {
             EXPECT_EQ(e.code(), "table_not_finite");
@@ -320,15 +322,15 @@ TEST(Tables, EveryBadInputIsACodedError) {
         }
     }
     // npy: bad magic version, fortran order, big-endian, float64, truncated data, bf16 not in npy.
-    const Bytes d8 = encode(helix(2, 4), "F32");
-    EXPECT_EQ(code_of([&] { open_bytes(npy("<f4", "(2, 4)", d8, 7)); }), "table_npy_bad");
-    EXPECT_EQ(code_of([&] { open_bytes(npy("<f4", "(2, 4)", d8, 1, true)); }), "table_npy_fortran");
-    EXPECT_EQ(code_of([&] { open_bytes(npy(">f4", "(2, 4)", d8)); }), "table_unsupported_dtype");
-    EXPECT_EQ(code_of([&] { open_bytes(npy("<f8", "(1, 4)", d8)); }), "table_unsupported_dtype");
-    EXPECT_EQ(code_of([&] { open_bytes(npy("<f4", "(3, 4)", d8)); }), "table_offsets_out_of_range");
-    EXPECT_EQ(code_of([&] { open_bytes(npy("<f4", "(8,)", d8)); }), "table_not_2d");
+    const Bytes d8 = encode(helix(2, 16), "F32");
+    EXPECT_EQ(code_of([&] { open_bytes(npy("<f4", "(2, 16)", d8, 7)); }), "table_npy_bad");
+    EXPECT_EQ(code_of([&] { open_bytes(npy("<f4", "(2, 16)", d8, 1, true)); }), "table_npy_fortran");
+    EXPECT_EQ(code_of([&] { open_bytes(npy(">f4", "(2, 16)", d8)); }), "table_unsupported_dtype");
+    EXPECT_EQ(code_of([&] { open_bytes(npy("<f8", "(1, 16)", d8)); }), "table_unsupported_dtype");
+    EXPECT_EQ(code_of([&] { open_bytes(npy("<f4", "(3, 16)", d8)); }), "table_offsets_out_of_range");
+    EXPECT_EQ(code_of([&] { open_bytes(npy("<f4", "(32,)", d8)); }), "table_not_2d");
     EXPECT_EQ(code_of([&] { open_bytes(npy("<f4", "(2, x)", d8)); }), "table_npy_bad");
-    const Bytes whole = npy("<f4", "(2, 4)", d8);
+    const Bytes whole = npy("<f4", "(2, 16)", d8);
     EXPECT_EQ(code_of([&] { open_bytes(Bytes(whole.begin(), whole.begin() + 30)); }), "table_header_past_end");
 }
 

@@ -77,12 +77,12 @@ test('http: every bad file is a message in the page\'s language, and nothing fre
     writeFileSync(join(dir, name), bytes);
     return join(dir, name);
   };
-  const good = tableFile(helix(8, 4), 8, 4);
+  const good = tableFile(helix(8, 16), 8, 16);
   const past = good.slice();
   past[3] = 0x7f;
-  const nan = Array.from(helix(8, 4));
-  nan[2 * 4 + 3] = NaN;
-  const inf = Array.from(helix(8, 4));
+  const nan = Array.from(helix(8, 16));
+  nan[2 * 16 + 3] = NaN;
+  const inf = Array.from(helix(8, 16));
   inf[0] = Infinity;
   const huge = join(dir, 'huge-header.safetensors');
   {
@@ -101,8 +101,8 @@ test('http: every bad file is a message in the page\'s language, and nothing fre
     ['offsets outside', write('off.safetensors', safetensors({ 'wpe.weight': { dtype: 'F32', shape: [1, 2], data_offsets: [0, 80] } }, new Uint8Array(8))), 'table_offsets_out_of_range', /only 8 bytes of data/, /8 バイトしかありません/],
     ['not 2-D', write('oned.safetensors', safetensors({ 'wpe.weight': { dtype: 'F32', shape: [2], data_offsets: [0, 8] } }, new Uint8Array(8))), 'table_not_2d', /A position table has 2/, /2 次元/],
     ['dtype', write('int.safetensors', safetensors({ 'wpe.weight': { dtype: 'I32', shape: [1, 2], data_offsets: [0, 8] } }, new Uint8Array(8))), 'table_unsupported_dtype', /reads F32, F16 and BF16/, /F32・F16・BF16/],
-    ['NaN', write('nan.safetensors', tableFile(nan, 8, 4)), 'table_not_finite', /NaN at row 2, column 3/, /2 行 3 列.*NaN/],
-    ['Inf', write('inf.npy', npy('<f4', '(8, 4)', f32(inf))), 'table_not_finite', /Infinity at row 0, column 0/, /0 行 0 列.*Infinity/],
+    ['NaN', write('nan.safetensors', tableFile(nan, 8, 16)), 'table_not_finite', /NaN at row 2, column 3/, /2 行 3 列.*NaN/],
+    ['Inf', write('inf.npy', npy('<f4', '(8, 16)', f32(inf))), 'table_not_finite', /Infinity at row 0, column 0/, /0 行 0 列.*Infinity/],
   ];
   for (const lang of ['en', 'ja']) {
     const { page, context, problems } = await openPage(lab, 'http');

@@ -8,6 +8,7 @@ export const A = 2;
 export const C = 1;
 
 export function helix(N, D, cols = [3, 7, 11]) {
+  if (D <= Math.max(...cols)) throw new Error(`the helix needs more than ${Math.max(...cols)} columns`);
   const t = new Float64Array(N * D).fill(0.25);
   for (let p = 0; p < N; p++) {
     t[p * D + cols[0]] += A * Math.cos((2 * Math.PI * p) / N);

@@ -148,7 +148,7 @@ test('positionTable: the learned table\'s shape; other schemes have none', () =>
 });
 
 test('every bad input is a coded error', () => {
-  const good = tableFile(helix(8, 4), 8, 4);
+  const good = tableFile(helix(8, 16), 8, 16);
   const hdr = (bytes) => lab.safetensorsHeaderLength({ bytes: bytes.subarray(0, 8), fileSize: bytes.length });
   assert.equal(codeOf(() => hdr(good.subarray(0, 5))), 'table_truncated');
   assert.equal(codeOf(() => open(good.subarray(0, good.length - 4))), 'table_offsets_out_of_range');
@@ -164,20 +164,20 @@ test('every bad input is a coded error', () => {
   assert.equal(codeOf(() => open(safetensors({ w: { dtype: 'F32', shape: [2], data_offsets: [0, 8] } }, new Uint8Array(8)), 'w')), 'table_not_2d');
   assert.equal(codeOf(() => open(safetensors({ w: { dtype: 'I32', shape: [1, 2], data_offsets: [0, 8] } }, new Uint8Array(8)))), 'table_unsupported_dtype');
   assert.equal(codeOf(() => open(good, 'nope')), 'table_no_tensor');
-  const bad = Array.from(helix(8, 4));
-  bad[3 * 4 + 1] = NaN;
+  const bad = Array.from(helix(8, 16));
+  bad[3 * 16 + 1] = NaN;
   try {
-    open(tableFile(bad, 8, 4));
+    open(tableFile(bad, 8, 16));
     assert.fail('NaN accepted');
   } catch (e) {
     assert.equal(e.code, 'table_not_finite');
     assert.equal(e.params.row, '3');
     assert.equal(e.params.col, '1');
   }
-  bad[3 * 4 + 1] = Infinity;
-  assert.equal(codeOf(() => open(tableFile(bad, 8, 4))), 'table_not_finite');
-  assert.equal(codeOf(() => open(npy('<f4', '(8, 4)', f32(helix(8, 4)), { fortran: true }))), 'table_npy_fortran');
-  assert.equal(codeOf(() => open(npy('>f4', '(8, 4)', f32(helix(8, 4))))), 'table_unsupported_dtype');
+  bad[3 * 16 + 1] = Infinity;
+  assert.equal(codeOf(() => open(tableFile(bad, 8, 16))), 'table_not_finite');
+  assert.equal(codeOf(() => open(npy('<f4', '(8, 16)', f32(helix(8, 16)), { fortran: true }))), 'table_npy_fortran');
+  assert.equal(codeOf(() => open(npy('>f4', '(8, 16)', f32(helix(8, 16))))), 'table_unsupported_dtype');
   // A 4 GB file: only the header is given; offsets beyond 2³² stay exact (wasm is 32-bit).
   const gap = 2 ** 32;
   const h = new TextEncoder().encode(JSON.stringify({ 'wpe.weight': { dtype: 'F32', shape: [1024, 768], data_offsets: [gap, gap + 1024 * 768 * 4] } }));
