@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { mkdtempSync, writeFileSync, rmSync, openSync, writeSync, ftruncateSync, closeSync } from 'node:fs';
-import { startLab, openPage, gotoReady, urlFor, artifacts } from './helpers.mjs';
+import { startLab, openPage, gotoReady, urlFor, artifacts, nodeCore } from './helpers.mjs';
+import { trainTable } from '../../web/js/table-read.js';
 import { A, helix, tableFile, safetensors, npy, f32 } from '../wasm/table-files.mjs';
 
 let lab;
@@ -36,6 +37,15 @@ test('file://: the trained table by default; a planted 1024 × 768 helix opened 
   assert.match(await section.locator('.table-source').innerText(), /Trained in this lab/);
   assert.equal(await section.locator('.table-views[data-kind="sinusoidal"]').getAttribute('data-rows'), '50');
   await section.screenshot({ path: join(artifacts, 'file-en-table-trained.png') });
+  // It is the table the lab trains: the same run in Node (same core, same code) gives the same points.
+  const node = trainTable(await nodeCore());
+  const shownPts = await section.locator('.table-views[data-kind="table"] .pca-scatter circle').evaluateAll((cs) => cs.map((c) => [Number(c.dataset.pc1), Number(c.dataset.pc2)]));
+  assert.equal(shownPts.length, 50);
+  const k = node.summary.pca.projection.shape[1];
+  shownPts.forEach(([x, y], p) => {
+    assert.ok(Math.abs(x - node.summary.pca.projection.data[p * k]) < 1e-5, `pc1 at ${p}`);
+    assert.ok(Math.abs(y - node.summary.pca.projection.data[p * k + 1]) < 1e-5, `pc2 at ${p}`);
+  });
 
   const values = helix(N, D, COLS);
   const file = join(dir, 'gpt2-like.safetensors');
@@ -141,4 +151,30 @@ test('http: a 4.3 GB model file (sparse) opens at once: only the header and the 
   assert.deepEqual(problems.console, []);
   await context.close();
   rmSync(path);
+});
+
+test('http: a file dropped on the box opens the same way; two files at once are refused', { timeout: 120000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http');
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'wall-1024', lang: 'ja' }));
+  const bytes = Array.from(npy('<f4', '(64, 16)', f32(helix(64, 16))));
+  // A drop carries a DataTransfer with the file (what the OS hands the page).
+  const drop = (count) =>
+    page.evaluate(
+      ([b, n]) => {
+        const dt = new DataTransfer();
+        for (let i = 0; i < n; i++) dt.items.add(new File([new Uint8Array(b)], `wpe${i}.npy`));
+        const box = document.querySelector('.table-drop');
+        box.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+        box.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      },
+      [bytes, count],
+    );
+  await drop(2);
+  await page.waitForFunction(() => /1 つだけ/.test(document.querySelector('.wall-table .table-status')?.textContent ?? ''));
+  await drop(1);
+  await page.waitForSelector('.wall-table[data-source="file"][aria-busy="false"] .table-views[data-kind="table"][data-rows="64"]', { timeout: 60000 });
+  assert.match(await page.locator('.wall-table .table-source').innerText(), /wpe0\.npy/);
+  await page.locator('.wall-table').screenshot({ path: join(artifacts, 'http-ja-table-dropped.png') });
+  assert.deepEqual(problems.console, []);
+  await context.close();
 });
