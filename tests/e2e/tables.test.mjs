@@ -173,7 +173,7 @@ test('http: a file dropped on the box opens the same way; two files at once are 
   await page.waitForFunction(() => /1 つだけ/.test(document.querySelector('.wall-table .table-status')?.textContent ?? ''));
   await drop(1);
   await page.waitForSelector('.wall-table[data-source="file"][aria-busy="false"] .table-views[data-kind="table"][data-rows="64"]', { timeout: 60000 });
-  assert.match(await page.locator('.wall-table .table-source').innerText(), /wpe0\.npy/);
+  assert.match(await page.locator('.wall-table .table-source').innerText(), /wpe0\.npy から：64 × 16（F32）/);
   await page.locator('.wall-table').screenshot({ path: join(artifacts, 'http-ja-table-dropped.png') });
   assert.deepEqual(problems.console, []);
   await context.close();

@@ -322,7 +322,7 @@ export function mount(el, block, ctx) {
           return;
         }
         summary = r.summary;
-        note = t('table.source_file', { file: chosen.file.name, tensor: r.picked.name || chosen.file.name, dtype: r.picked.dtype });
+        note = t('table.source_file', { file: chosen.file.name, tensor: r.picked.name || r.picked.shape.join(' × '), dtype: r.picked.dtype });
       } else if (source === 'trained') {
         tensorRow.hidden = true;
         tableStatus.replaceChildren(h('p', {}, t('table.training', { steps: TRAIN_TABLE.steps })));
