@@ -21,6 +21,7 @@ async function header(lab, file) {
 }
 
 export async function readTable(lab, file, tensor = '', options = {}) {
+  const started = performance.now();
   const h = await header(lab, file);
   const args = { format: h.format, header: h.header, fileSize: h.size };
   if (tensor) args.tensor = tensor;
@@ -29,9 +30,12 @@ export async function readTable(lab, file, tensor = '', options = {}) {
   if (!listing.picked) return out;
   const t = listing.picked;
   const bytes = await bytesOf(file.slice(t.begin, t.end));
+  const read = performance.now();
   if (h.format === 'safetensors') args.tensor = t.name;
   try {
     out.summary = lab.tableAnalyze({ ...args, bytes, ...options });
+    // How long the bytes took to read, and the decode + figures (bench/tables.mjs).
+    out.timing = { readMs: read - started, analyzeMs: performance.now() - read };
   } catch (e) {
     // The listing stays usable (the page offers the other tensors).
     out.error = { message: e.message, code: e.code || 'error', params: e.params || {} };

@@ -322,6 +322,10 @@ export function mount(el, block, ctx) {
           return;
         }
         summary = r.summary;
+        if (r.timing) {
+          tableSection.dataset.readMs = r.timing.readMs.toFixed(1);
+          tableSection.dataset.analyzeMs = r.timing.analyzeMs.toFixed(1);
+        }
         note = t('table.source_file', { file: chosen.file.name, tensor: r.picked.name || r.picked.shape.join(' × '), dtype: r.picked.dtype });
       } else if (source === 'trained') {
         tensorRow.hidden = true;
