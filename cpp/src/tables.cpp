@@ -565,7 +565,7 @@ TableSummary analyze_table(const xt::xtensor<float, 2>& table, const TableAnalys
     s.cols = d;
     if (n == 0 || d == 0) throw InvalidArgument("table_empty", "the table has no values", {{"tensor", ""}, {"shape", "[" + str(n) + ", " + str(d) + "]"}});
     if (o.components < 1 || o.components > 8)
-        throw InvalidArgument("bad_option", "components must be 1 to 8", {{"option", "components"}});
+        throw InvalidArgument("bad_option_type", "components must be 1 to 8", {{"option", "components"}});
     const float* x = table.data();
     // Norms and unit rows (a zero row stays zero: its cosine with anything is 0).
     s.norms.resize(n);

@@ -187,8 +187,8 @@ test('every bad input is a coded error', () => {
   assert.equal(l.picked.end, size);
   assert.equal(codeOf(() => lab.tableTensors({ format: 'safetensors', header: h, fileSize: size - 1 })), 'table_offsets_out_of_range');
   // Hostile options: wrong types, too-large tables.
-  assert.equal(codeOf(() => lab.tableAnalyze({ format: 'safetensors', header: 'x', fileSize: 10, bytes: new Uint8Array(0) })), 'bad_option');
+  assert.equal(codeOf(() => lab.tableAnalyze({ format: 'safetensors', header: 'x', fileSize: 10, bytes: new Uint8Array(0) })), 'bad_option_type');
   assert.notEqual(codeOf(() => lab.tableSummary({ rows: 70000, cols: 768, scheme: 'sinusoidal' })), '(no error)');
   assert.equal(codeOf(() => lab.tableSummary({ rows: 65536, cols: 4096, scheme: 'sinusoidal' })), 'table_too_large');
-  assert.equal(codeOf(() => lab.tableSummary({ rows: 8, cols: 4, data: new Float32Array(3) })), 'bad_option');
+  assert.equal(codeOf(() => lab.tableSummary({ rows: 8, cols: 4, data: new Float32Array(3) })), 'bad_option_type');
 });

@@ -27,7 +27,7 @@ std::vector<std::uint8_t> bytes_of(const Options& in, const char* key, std::uint
     if (!in.has(key)) throw InvalidArgument("missing_option", std::string("the table call needs ") + key, {{"option", key}});
     const val v = in.get(key);
     if (!v.instanceof(val::global("Uint8Array")))
-        throw InvalidArgument("bad_option", std::string(key) + " must be a Uint8Array, got " + js_type(v), {{"option", key}});
+        throw InvalidArgument("bad_option_type", std::string(key) + " must be a Uint8Array, got " + js_type(v), {{"option", key}});
     const double n = v["length"].as<double>();
     if (n > double(max))
         throw InvalidArgument("table_too_large", std::string(key) + " is " + std::to_string(std::uint64_t(n)) +
@@ -44,7 +44,7 @@ std::uint64_t file_size_of(const Options& in) {
     if (!in.has("fileSize")) throw InvalidArgument("missing_option", "the table call needs fileSize", {{"option", "fileSize"}});
     const double d = in.number("fileSize", 0);
     if (!(d >= 0) || d > 9007199254740991.0 || std::floor(d) != d)
-        throw InvalidArgument("bad_option", "fileSize must be a whole number of bytes", {{"option", "fileSize"}});
+        throw InvalidArgument("bad_option_type", "fileSize must be a whole number of bytes", {{"option", "fileSize"}});
     return static_cast<std::uint64_t>(d);
 }
 
@@ -71,7 +71,7 @@ std::vector<TensorEntry> tensors_of(const Options& in, std::uint64_t file_size) 
         return {npy_tensor(prefix.data(), prefix.size(), file_size)};
     }
     if (format != "safetensors")
-        throw InvalidArgument("bad_option", "format must be 'safetensors' or 'npy'", {{"option", "format"}});
+        throw InvalidArgument("bad_option_type", "format must be 'safetensors' or 'npy'", {{"option", "format"}});
     const auto h = bytes_of(in, "header", kMaxSafetensorsHeader);
     return safetensors_tensors(std::string(h.begin(), h.end()), file_size);
 }
@@ -117,7 +117,7 @@ val summary_of(const xt::xtensor<float, 2>& table, const Options& in) {
 val table_format_js(val first) {
     return guarded([&] {
         if (!first.instanceof(val::global("Uint8Array")))
-            throw InvalidArgument("bad_option", "tableFormat takes the file's first bytes as a Uint8Array", {{"option", "bytes"}});
+            throw InvalidArgument("bad_option_type", "tableFormat takes the file's first bytes as a Uint8Array", {{"option", "bytes"}});
         const std::size_t n = std::min<double>(first["length"].as<double>(), 8);
         std::vector<std::uint8_t> b(n);
         for (std::size_t i = 0; i < n; ++i) b[i] = first[i].as<std::uint8_t>();
@@ -185,14 +185,14 @@ val table_summary_js(val options) {
         xt::xtensor<float, 2> table;
         if (in.has("scheme")) {
             if (in.string("scheme", "") != "sinusoidal")
-                throw InvalidArgument("bad_option", "scheme must be 'sinusoidal' (a learned table is given as data)", {{"option", "scheme"}});
+                throw InvalidArgument("bad_option_type", "scheme must be 'sinusoidal' (a learned table is given as data)", {{"option", "scheme"}});
             table = sinusoidal_encoding(rows, cols, in.number("base", kDefaultBase));
         } else {
             if (!in.has("data") || !in.get("data").instanceof(val::global("Float32Array")))
-                throw InvalidArgument("bad_option", "data must be a Float32Array of rows × cols values", {{"option", "data"}});
+                throw InvalidArgument("bad_option_type", "data must be a Float32Array of rows × cols values", {{"option", "data"}});
             const val data = in.get("data");
             if (data["length"].as<double>() != double(rows) * double(cols))
-                throw InvalidArgument("bad_option", "data must hold rows × cols values", {{"option", "data"}});
+                throw InvalidArgument("bad_option_type", "data must hold rows × cols values", {{"option", "data"}});
             TensorEntry t;
             t.name = "table", t.dtype = "F32", t.shape = {rows, cols};
             std::vector<std::uint8_t> bytes(rows * cols * 4);
