@@ -501,7 +501,7 @@ EigenResult top_eigen(const std::vector<double>& a, std::size_t m, std::size_t k
     double scale = 0;
     for (std::size_t i = 0; i < m; ++i) scale = std::max(scale, std::abs(a[i * m + i]));
     std::vector<double> b(p * p), values, w;
-    const std::size_t max_iter = 2000;
+    const std::size_t max_iter = 500;
     for (std::size_t it = 1; it <= max_iter; ++it) {
         for (std::size_t j = 0; j < p; ++j)
             for (std::size_t i = 0; i < m; ++i) {
@@ -595,7 +595,11 @@ TableSummary analyze_table(const xt::xtensor<float, 2>& table, const TableAnalys
             s.similarity(j, i) = v;
         }
     // Mean neighbour similarity for distance 1…max (every pair at that distance).
-    const std::size_t max_d = std::min<std::size_t>(std::min<std::size_t>(o.max_distance, 4096), n - 1);
+    // Each distance costs rows × cols multiply-adds: at most kNeighbourWork in all
+    // (GPT-2's 1024 × 768 keeps 341 distances; a 65536-row table gets 16 at 256 columns).
+    std::size_t max_d = std::min<std::size_t>(std::min<std::size_t>(o.max_distance, 4096), n - 1);
+    max_d = std::min(max_d, std::max<std::size_t>(1, kNeighbourWork / (n * d)));
+    max_d = std::min(max_d, n - 1);
     s.neighbour.assign(max_d, 0.0);
     for (std::size_t dist = 1; dist <= max_d; ++dist) {
         double t = 0;

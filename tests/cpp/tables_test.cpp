@@ -272,6 +272,20 @@ TEST(Tables, OffsetsPastFourGigabytesStayExact) {
     EXPECT_EQ(code_of([&] { poslab::safetensors_tensors(h, size - 1); }), "table_offsets_out_of_range");
 }
 
+TEST(Tables, NeighbourCurveStopsAtItsWorkCap) {
+    // 8192 rows × 64 columns: each distance is 2^19 multiply-adds, so 2^28 allows 512 distances.
+    xt::xtensor<float, 2> t = xt::zeros<float>({std::size_t(8192), std::size_t(64)});
+    for (std::size_t p = 0; p < 8192; ++p) t(p, p % 64) = 1.0f;
+    poslab::TableAnalysisOptions o;
+    o.max_distance = 4096;
+    const auto s = poslab::analyze_table(t, o);
+    ASSERT_EQ(s.neighbour.size(), 512u);
+    // Row p is the unit vector e_{p mod 64}: rows d apart coincide exactly when 64 divides d.
+    EXPECT_EQ(s.neighbour[63], 1.0);
+    EXPECT_EQ(s.neighbour[0], 0.0);
+    EXPECT_EQ(s.pca_rows.size(), 1024u);  // the PCA is fitted on 1024 evenly spaced rows
+}
+
 TEST(Tables, EveryBadInputIsACodedError) {
     const Bytes good = helix_file(8, 16, "F32");
     // Truncated: fewer than 8 bytes; tensor bytes cut short.

@@ -34,6 +34,9 @@ constexpr std::uint64_t kNpyPrefixBytes = 12 + kMaxNpyHeader;
 constexpr std::uint64_t kMaxTableRows = 1ull << 16;
 constexpr std::uint64_t kMaxTableCols = 4096;
 constexpr std::uint64_t kMaxTableValues = 1ull << 24;
+// The neighbour-similarity curve stops at the distance where its work would
+// pass this many multiply-adds (rows × cols per distance).
+constexpr std::size_t kNeighbourWork = std::size_t(1) << 28;
 // Nesting deeper than this in a header is refused before parsing.
 constexpr std::size_t kMaxHeaderDepth = 64;
 
@@ -79,7 +82,7 @@ float bf16_to_float(std::uint16_t b);
 
 struct TableAnalysisOptions {
     std::size_t max_heatmap_rows = 256;  // the similarity heatmap samples at most this many rows
-    std::size_t max_distance = 256;      // neighbour similarity for distances 1…min(this, rows−1)
+    std::size_t max_distance = 256;      // neighbour similarity for distances 1…min(this, rows−1, kNeighbourWork/(rows·cols))
     std::size_t components = 3;          // principal components reported (1…8)
     std::size_t max_pca_rows = 1024;     // PCA fitted on at most this many rows (evenly sampled)
 };
@@ -105,7 +108,8 @@ std::vector<std::size_t> sample_rows(std::size_t rows, std::size_t count);
 TableSummary analyze_table(const xt::xtensor<float, 2>& table, const TableAnalysisOptions& options = {});
 
 // The top `k` eigenpairs of a symmetric positive semi-definite m×m matrix
-// (row-major, double): subspace iteration with k+4 vectors from a fixed start,
+// (row-major, double): subspace iteration with k+4 vectors from a fixed start
+// (at most 500 steps; converged says whether the residual fell below 1e-9·scale),
 // Rayleigh–Ritz by cyclic Jacobi each step; eigenvectors signed so that their
 // largest-magnitude entry is positive. Deterministic.
 struct EigenResult {
