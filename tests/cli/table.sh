@@ -23,6 +23,10 @@ const helix = () => { const t = new Float64Array(N * D).fill(0.25);
 const f32 = (v) => Buffer.from(new Float32Array(v).buffer);
 const bf16 = (v) => { const u = new Uint32Array(new Float32Array(v).buffer); const b = Buffer.alloc(v.length*2);
   for (let i = 0; i < v.length; i++) b.writeUInt16LE(((u[i] + 0x7fff + ((u[i] >>> 16) & 1)) >>> 16) & 0xffff, i*2); return b; };
+const f16 = (v) => { const u = new Uint32Array(new Float32Array(v).buffer); const b = Buffer.alloc(v.length*2);
+  for (let i = 0; i < v.length; i++) { const x = u[i], sign = (x >>> 16) & 0x8000, e = ((x >>> 23) & 0xff) - 127 + 15; let h = sign;
+    if (((x >>> 23) & 0xff) !== 0 && e > 0) { const m = x & 0x7fffff; h = sign | (e << 10) | (m >>> 13); const r = m & 0x1fff; if (r > 0x1000 || (r === 0x1000 && (h & 1))) h++; }
+    b.writeUInt16LE(h, i*2); } return b; };
 const st = (header, data) => { const h = Buffer.from(typeof header === 'string' ? header : JSON.stringify(header)); const len = Buffer.alloc(8); len.writeBigUInt64LE(BigInt(h.length)); return Buffer.concat([len, h, data]); };
 const npy = (descr, shape, data, fortran = false) => { let h = `{'descr': '${descr}', 'fortran_order': ${fortran ? 'True' : 'False'}, 'shape': ${shape}, }`;
   while ((10 + h.length + 1) % 64) h += ' '; h += '\n'; const pre = Buffer.from([0x93, 78, 85, 77, 80, 89, 1, 0, 0, 0]); pre.writeUInt16LE(h.length, 8); return Buffer.concat([pre, Buffer.from(h), data]); };
@@ -32,6 +36,7 @@ const bias = f32([1, 2]);
 w('helix.safetensors', st({ __metadata__: { format: 'pt' }, 'h.0.attn.bias': { dtype: 'F32', shape: [2], data_offsets: [0, 8] }, 'transformer.wpe.weight': { dtype: 'F32', shape: [N, D], data_offsets: [8, 8 + N*D*4] } }, Buffer.concat([bias, f32(t)])));
 w('helix-bf16.safetensors', st({ 'wpe.weight': { dtype: 'BF16', shape: [N, D], data_offsets: [0, N*D*2] } }, bf16(t)));
 w('helix.npy', npy('<f4', `(${N}, ${D})`, f32(t)));
+w('helix-f16.safetensors', st({ 'embeddings.position_embeddings.weight': { dtype: 'F16', shape: [N, D], data_offsets: [0, N*D*2] } }, f16(t)));
 w('short.safetensors', Buffer.from([1, 2, 3]));
 w('past.safetensors', (() => { const b = st({ a: 1 }, Buffer.alloc(0)); b.writeBigUInt64LE(1000000n); return b; })());
 w('notjson.safetensors', st('{nope', Buffer.alloc(0)));
@@ -72,6 +77,8 @@ figures "$dir/out.json" 1e-5
 check "safetensors F32: norms, neighbour similarity, variance explained of the planted helix" $?
 "$poslab" table --file "$dir/helix-bf16.safetensors" > "$dir/bf16.json" && figures "$dir/bf16.json" 2e-2
 check "safetensors BF16: the helix's figures within bfloat16's precision" $?
+"$poslab" table --file "$dir/helix-f16.safetensors" > "$dir/f16.json" && figures "$dir/f16.json" 3e-3
+check "safetensors F16: the helix's figures within half precision" $?
 "$poslab" table --file "$dir/helix.npy" > "$dir/npy.json" && figures "$dir/npy.json" 1e-5
 check "npy <f4: the helix's figures" $?
 start=$(date +%s%N)
