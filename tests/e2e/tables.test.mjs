@@ -175,6 +175,13 @@ test('http: a file dropped on the box opens the same way; two files at once are 
   await page.waitForSelector('.wall-table[data-source="file"][aria-busy="false"] .table-views[data-kind="table"][data-rows="64"]', { timeout: 60000 });
   assert.match(await page.locator('.wall-table .table-source').innerText(), /wpe0\.npy から：64 × 16（F32）/);
   await page.locator('.wall-table').screenshot({ path: join(artifacts, 'http-ja-table-dropped.png') });
+  // The random baseline, labelled as such (GPT-2's shape, nothing learned); then back to the trained table.
+  await page.locator('.wall-table .table-random').click();
+  await page.waitForSelector('.wall-table[data-source="random"][aria-busy="false"] .table-views[data-kind="table"][data-rows="1024"]', { timeout: 60000 });
+  assert.match(await page.locator('.wall-table .table-source').innerText(), /比較用.*何も学習していません/);
+  assert.match(await page.locator('.wall-table .table-wall-note').innerText(), /1024 × 768/);
+  await page.locator('.wall-table .table-trained').click();
+  await page.waitForSelector('.wall-table[data-source="trained"][aria-busy="false"] .table-views[data-kind="table"][data-rows="50"]', { timeout: 120000 });
   assert.deepEqual(problems.console, []);
   await context.close();
 });
