@@ -38,7 +38,7 @@ test('file://: the trained table by default; a planted 1024 × 768 helix opened 
   assert.equal(await section.locator('.table-views[data-kind="sinusoidal"]').getAttribute('data-rows'), '50');
   await section.screenshot({ path: join(artifacts, 'file-en-table-trained.png') });
   // It is the table the lab trains: the same run in Node (same core, same code) gives the same points.
-  const node = trainTable(await nodeCore());
+  const node = await trainTable(await nodeCore());
   const shownPts = await section.locator('.table-views[data-kind="table"] .pca-scatter circle').evaluateAll((cs) => cs.map((c) => [Number(c.dataset.pc1), Number(c.dataset.pc2)]));
   assert.equal(shownPts.length, 50);
   const k = node.summary.pca.projection.shape[1];

@@ -122,8 +122,15 @@ test('sinusoidal at a shape and a table given as data: same figures as a file', 
   });
 });
 
-test('the page\'s trained table: rows of trained positions grew, the rest kept their N(0, 0.02²) start', () => {
-  const r = trainTable(lab);
+test('the page\'s trained table: rows of trained positions grew, the rest kept their N(0, 0.02²) start', async () => {
+  const r = await trainTable(lab);
+  // The main thread's way (small chunks, pausing between them) trains the very same table.
+  let pauses = 0;
+  const paused = await trainTable(lab, {}, async () => {
+    pauses++;
+  });
+  assert.equal(pauses, 40); // 200 steps in chunks of 5
+  assert.deepEqual(Array.from(paused.summary.table.data), Array.from(r.summary.table.data));
   assert.deepEqual(r.summary.shape, [50, 32]);
   assert.equal(r.lastTrained, 16);
   const mean = (a) => a.reduce((x, y) => x + y, 0) / a.length;

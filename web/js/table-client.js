@@ -102,7 +102,7 @@ export function tableSummary(args) {
 // The tiny trained table (table-read.js trainTable), trained once per page load.
 let trained = null;
 export function trainedTable(args = {}) {
-  trained ??= run({ type: 'train', args }, (lab) => trainTable(lab, args)).catch((e) => {
+  trained ??= run({ type: 'train', args }, (lab) => trainTable(lab, args, () => new Promise((ok) => setTimeout(ok, 0)))).catch((e) => {
     trained = null;
     throw e;
   });

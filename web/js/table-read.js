@@ -55,10 +55,15 @@ export function summarise(lab, args) {
 // sequences of up to 2·8 + 1 positions, 50 rows (the test lengths' 2·24 + 2),
 // so rows 17 … 49 never get a gradient and stay as initialised.
 export const TRAIN_TABLE = { steps: 200, trainMax: 8, testMax: 24, batch: 16, layers: 1, dMlp: 64 };
-export function trainTable(lab, { seed = 1, steps = TRAIN_TABLE.steps } = {}) {
+// pause: awaited between chunks of steps (on the main thread, when no Worker
+// could start, so that the page keeps answering).
+export async function trainTable(lab, { seed = 1, steps = TRAIN_TABLE.steps } = {}, pause = null) {
   const run = new lab.ExtrapolationRun({ ...TRAIN_TABLE, scheme: 'learned', seed, steps });
   try {
-    while (!run.done()) run.step(25);
+    while (!run.done()) {
+      run.step(pause ? 5 : 25);
+      if (pause) await pause();
+    }
     const table = run.positionTable();
     const [rows, cols] = table.shape;
     const summary = lab.tableSummary({ rows, cols, data: table.data });

@@ -29,7 +29,7 @@ self.onmessage = (event) => {
   queue = queue.then(async () => {
     try {
       const lab = await core();
-      const result = m.type === 'read' ? await readTable(lab, m.file, m.tensor, m.options) : m.type === 'train' ? trainTable(lab, m.args) : summarise(lab, m.args);
+      const result = m.type === 'read' ? await readTable(lab, m.file, m.tensor, m.options) : m.type === 'train' ? await trainTable(lab, m.args) : summarise(lab, m.args);
       self.postMessage({ id: m.id, type: 'result', result });
     } catch (e) {
       self.postMessage({ id: m.id, type: 'error', error: errorRecord(e) });
