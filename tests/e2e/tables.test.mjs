@@ -185,3 +185,25 @@ test('http: a file dropped on the box opens the same way; two files at once are 
   assert.deepEqual(problems.console, []);
   await context.close();
 });
+
+test('http: a browser that refuses Workers trains the table on the main thread in small chunks, and a file still opens', { timeout: 240000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http');
+  await page.addInitScript(() => {
+    window.Worker = function () {
+      throw new Error('Workers are off in this test');
+    };
+  });
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'wall-1024', lang: 'en' }));
+  // While it trains, the page answers (each chunk is 5 steps, then a pause).
+  await page.waitForSelector('.wall-table[aria-busy="true"]');
+  const started = Date.now();
+  assert.equal(await page.evaluate(() => 1 + 1), 2);
+  console.log(`# page answered in ${Date.now() - started} ms during main-thread training`);
+  await page.waitForSelector('.wall-table[data-source="trained"][aria-busy="false"] .table-views[data-kind="table"][data-rows="50"]', { timeout: 180000 });
+  const file = join(dir, 'small.npy');
+  writeFileSync(file, npy('<f4', '(64, 16)', f32(helix(64, 16))));
+  await page.locator('#wall-file').setInputFiles(file);
+  await page.waitForSelector('.wall-table[data-source="file"][aria-busy="false"] .table-views[data-kind="table"][data-rows="64"]', { timeout: 60000 });
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
