@@ -72,7 +72,7 @@ const common = {
 
 try {
   const workerSources = {};
-  for (const name of ['worker.js', 'train-worker.js']) {
+  for (const name of ['worker.js', 'train-worker.js', 'table-worker.js']) {
     const out = await build({ ...common, entryPoints: [join(web, 'js', name)], write: false });
     workerSources[name] = out.outputFiles[0].text;
     writeFileSync(join(dist, name), workerSources[name]);

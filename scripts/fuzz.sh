@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-300}"
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(tokenizer json_options yaml_loader grade)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(tokenizer json_options yaml_loader grade table)
 case "$seconds" in '' | *[!0-9]*) echo "fuzz: SECONDS must be a whole number, got '$seconds'" >&2; exit 2 ;; esac
 
 if ! command -v clang++-14 >/dev/null; then

@@ -109,7 +109,7 @@ for (const mode of ['http', 'file']) {
     const q0 = Array.from({ length: 768 }, (_, i) => (i % 2 === 0 ? 1 : 0));
     const rot = core.ropeRotate({ vector: q0, position: 2047 });
     assert.deepEqual(rope, [300, 400, 500].map((d) => round3(rot[d])));
-    assert.equal(await page.locator('[data-widget="wall"] .lineplot').count(), 3, 'three plots across positions');
+    assert.equal(await page.locator('[data-widget="wall"] .wall-plots .lineplot').count(), 3, 'three plots across positions');
     // At 2047 the wall is said once, in Japanese.
     const text = await page.locator('main').innerText();
     assert.equal(text.split('位置 2047 に対応する行が学習型の表にありません').length - 1, 1, 'the message once');

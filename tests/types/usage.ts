@@ -53,3 +53,20 @@ export async function fromModule(factory: typeof createPositionLab): Promise<num
   });
   return source.length + lab.limits.maxTokens;
 }
+
+// Position tables (issue 16): header, listing, analysis, a table given as data.
+export function useTables(lab: PositionLab, file: Uint8Array): number {
+  const first = file.subarray(0, lab.limits.npyPrefixBytes);
+  const format = lab.tableFormat(first);
+  const header = format === 'npy' ? first : file.subarray(8, 8 + lab.safetensorsHeaderLength({ bytes: first.subarray(0, 8), fileSize: file.length }));
+  const listing = lab.tableTensors({ format, header, fileSize: file.length });
+  const t = listing.picked;
+  if (!t) return listing.tensors.length;
+  const s = lab.tableAnalyze({ format, header, fileSize: file.length, tensor: t.name, bytes: file.subarray(t.begin, t.end), components: 3 });
+  const sin = lab.tableSummary({ rows: s.shape[0], cols: s.shape[1], scheme: 'sinusoidal' });
+  const run = new lab.ExtrapolationRun({ scheme: 'learned', steps: 1 });
+  const table = run.positionTable();
+  run.delete();
+  const own = lab.tableSummary({ rows: table.shape[0]!, cols: table.shape[1]!, data: table.data });
+  return s.norms[0]! + s.pca.explained[0]! + sin.neighbour[0]! + own.pca.projection.data[0]! + s.tensor.begin;
+}

@@ -8,6 +8,7 @@
 #include "poslab/experiments.hpp"
 #include "poslab/model.hpp"
 #include "poslab/options.hpp"
+#include "poslab/tables.hpp"
 #include "poslab/tokenizer.hpp"
 
 namespace poslab::wasm {
@@ -172,6 +173,8 @@ val limits_js() {
     out.set("maxPosition", kMaxPosition - 1);
     out.set("maxDModel", kMaxDModel);
     out.set("maxTablePositions", kMaxTablePositions);
+    out.set("npyPrefixBytes", double(kNpyPrefixBytes));
+    out.set("maxTableValues", double(kMaxTableValues));
     return out;
 }
 

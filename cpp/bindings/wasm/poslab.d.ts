@@ -303,9 +303,94 @@ export interface Limits {
   maxPosition: number;
   maxDModel: number;
   maxTablePositions: number;
+  /** How many leading bytes tableTensors wants as an .npy header (12 + 64 KiB). */
+  npyPrefixBytes: number;
+  /** The most values a position table may have (2^24). */
+  maxTableValues: number;
 }
 
-export interface PositionLab extends PositionLabTraining, PositionLabBench {
+// ---- Real position tables (cpp/bindings/wasm/table_bindings.cpp) ----
+// Read only what is needed: the first bytes, the safetensors JSON header,
+// then the chosen tensor's bytes [begin, end) (File.slice). Every call
+// re-checks the header. Errors (PositionLabError codes): table_truncated,
+// table_header_past_end, table_header_too_large (over 16 MiB; .npy over 64
+// KiB), table_header_not_json, table_header_bad, table_offsets_out_of_range,
+// table_not_2d, table_unsupported_dtype (F32, F16, BF16 only; .npy '<f4',
+// '<f2': numpy has no bfloat16), table_empty, table_too_large (over 65536
+// rows, 4096 columns or 2^24 values), table_no_tensor, table_npy_bad,
+// table_npy_fortran, table_not_finite (params row, col: NaN or ±Inf).
+export type TableFormat = 'safetensors' | 'npy';
+
+export interface TensorEntry {
+  /** '' for an .npy file. */
+  name: string;
+  /** safetensors spelling: F32, F16, BF16, I64, … */
+  dtype: string;
+  shape: number[];
+  /** Byte range in the file (up to 2^53). */
+  begin: number;
+  end: number;
+}
+
+export interface TableFileArgs {
+  format: TableFormat;
+  /** The JSON header's bytes (safetensors), or the file's first limits.npyPrefixBytes bytes (npy). */
+  header: Uint8Array;
+  fileSize: number;
+  /** A tensor name; default: the first of the usual names present (wpe.weight, …), else the only 2-D tensor. */
+  tensor?: string;
+}
+
+export interface TableAnalysisOptions {
+  /** Principal components reported, 1…8 (default 3). */
+  components?: number;
+  /** Neighbour similarity for distances 1…min(this, rows − 1) (default 256, at most 4096). */
+  maxDistance?: number;
+  /** The heatmap samples at most this many rows, round(i·(rows−1)/(K−1)) (default 256, at most 1024). */
+  maxHeatmapRows?: number;
+}
+
+export interface TableSummary {
+  shape: [number, number];
+  /** The table as float32 (for the wall: its rows). */
+  table: Matrix;
+  /** ‖row p‖ for every p. */
+  norms: number[];
+  /** The rows the heatmap shows. */
+  heatmapRows: number[];
+  /** [K, K] cosine similarity of those rows. */
+  similarity: Matrix;
+  /** [d − 1]: mean over p of cos(row p, row p + d), d = 1 … */
+  neighbour: number[];
+  pca: {
+    /** Eigenvalues of the covariance (1/n), largest first. */
+    variance: number[];
+    /** variance / totalVariance. */
+    explained: number[];
+    totalVariance: number;
+    /** The rows the PCA was fitted on (all when rows ≤ 1024, else 1024 evenly spaced). */
+    rows: number[];
+    /** [rows, components]: (row − mean) · component; each component signed so its largest entry is positive. */
+    projection: Matrix;
+    iterations: number;
+    converged: boolean;
+  };
+}
+
+export interface PositionLabTables {
+  /** From the file's first bytes: an .npy starts with \x93NUMPY. */
+  tableFormat(first: Uint8Array): TableFormat;
+  /** The safetensors header length from the first 8 bytes, checked against the file size and the 16 MiB cap. */
+  safetensorsHeaderLength(options: { bytes: Uint8Array; fileSize: number }): number;
+  /** Every tensor of the file; picked is null when no tensor was named and none of the usual names is present. */
+  tableTensors(options: TableFileArgs): { tensors: TensorEntry[]; suggested: string[]; picked: TensorEntry | null };
+  /** The picked tensor's bytes decoded to float32 and its figures. */
+  tableAnalyze(options: TableFileArgs & TableAnalysisOptions & { bytes: Uint8Array }): TableSummary & { tensor: TensorEntry };
+  /** The same figures for a table given as data, or for sinusoidal at a shape. */
+  tableSummary(options: TableAnalysisOptions & { rows: number; cols: number } & ({ data: Float32Array } | { scheme: 'sinusoidal'; base?: number })): TableSummary;
+}
+
+export interface PositionLab extends PositionLabTraining, PositionLabBench, PositionLabTables {
   readonly version: string;
   readonly limits: Limits;
   /**
@@ -451,6 +536,8 @@ export interface ExtrapolationRun {
   losses(): Float32Array;
   /** Exact match per n with the current weights (may be called at any time). */
   evaluate(): ExtrapolationEvaluation;
+  /** The learned position table as trained so far, [learnedTableRows, dModel] (scheme 'learned' only; else error no_position_table). */
+  positionTable(): Matrix;
   /** The options in force, defaults filled in, plus learnedTableRows. */
   options(): Required<ExtrapolationOptions> & { learnedTableRows: number };
   /** Frees the run's wasm memory (Embind objects are not garbage-collected). */

@@ -136,6 +136,29 @@ public:
         });
     }
 
+    // The learned position table as trained so far: {shape: [rows, dModel],
+    // data: Float32Array} (scheme 'learned' only: the others have no table).
+    val positionTable() const {
+        return or_throw([&] {
+            const auto& model = run_.model();
+            for (const auto& g : model.groups())
+                if (g.name == "position_table") {
+                    const std::size_t d = std::size_t(run_.options().d_model);
+                    val shape = val::array();
+                    shape.call<void>("push", g.size / d);
+                    shape.call<void>("push", d);
+                    val out = val::object();
+                    out.set("shape", shape);
+                    std::vector<float> v(model.parameters().begin() + g.offset, model.parameters().begin() + g.offset + g.size);
+                    out.set("data", val::global("Float32Array").new_(emscripten::typed_memory_view(v.size(), v.data())));
+                    return out;
+                }
+            throw InvalidArgument("no_position_table", "scheme '" + to_string(run_.options().scheme) +
+                                                           "' has no learned position table; only 'learned' does",
+                                  {{"scheme", to_string(run_.options().scheme)}});
+        });
+    }
+
     // The options in force, defaults filled in.
     val options() const {
         return or_throw([&] {
@@ -175,5 +198,6 @@ EMSCRIPTEN_BINDINGS(poslab_train) {
         .function("step", &ExtrapolationRunJs::step)
         .function("losses", &ExtrapolationRunJs::losses)
         .function("evaluate", &ExtrapolationRunJs::evaluate)
+        .function("positionTable", &ExtrapolationRunJs::positionTable)
         .function("options", &ExtrapolationRunJs::options);
 }

@@ -2,11 +2,23 @@
 // position slider to 2047; past 1023 the learned table throws and the core's
 // error is shown in place as the lesson, while sinusoidal and RoPE keep
 // producing values (a few dimensions plotted across positions).
+// Above it, the position table itself (table-views.js): by default the table
+// of a tiny model trained here (table-client.js, in a Worker), or the one in
+// a model file the student opens (.safetensors / .npy; only its header and
+// that tensor are read), or the random N(0, 0.02²) baseline — each beside
+// sinusoidal at the same shape. A table from a file is then the learned table
+// of the wall experiment: its rows, and its own last row.
 import { h, errorBox, fmt } from '../dom.js';
 import { t } from '../i18n.js';
 import { richInline } from '../rich.js';
 import { lineplot } from './lineplot.js';
 import { vectorTable } from './common.js';
+import { tableViews } from './table-views.js';
+import { openTableFile, tableSummary, trainedTable } from '../table-client.js';
+import { TRAIN_TABLE } from '../table-read.js';
+
+// The table chosen last, kept across re-renders (a language switch) of the page.
+const chosen = { source: 'trained', file: null, tensor: '', result: null };
 
 const ROPE_STEP = 2;
 const SLIDER_QUIET_MS = 250;
@@ -33,8 +45,32 @@ export function mount(el, block, ctx) {
   const gpt2Progress = h('progress', { class: 'gpt2-progress', max: 3, value: 0, hidden: true, 'aria-label': t('wall.gpt2_title') });
   const gpt2Out = h('div', { class: 'gpt2-out table-scroll', tabindex: '0' });
   const gpt2 = h('section', { class: 'panel gpt2-attention', 'aria-busy': 'false' }, h('h3', { class: 'sub-title' }, t('wall.gpt2_title')), h('p', { class: 'muted' }, t('wall.gpt2_intro')), runButton, gpt2Progress, gpt2Status, gpt2Out);
+  // The position table section.
+  const fileInput = h('input', { type: 'file', accept: '.safetensors,.npy', id: `${block.id}-file`, class: 'table-file' });
+  const drop = h('div', { class: 'table-drop', 'data-drop': 'true' }, h('label', { for: `${block.id}-file` }, t('table.open')), ' ', fileInput, h('p', { class: 'muted' }, t('table.drop')));
+  const tensorSelect = h('select', { id: `${block.id}-tensor`, class: 'table-tensor' });
+  const tensorRow = h('div', { class: 'table-tensor-row', hidden: true }, h('label', { for: `${block.id}-tensor` }, t('table.tensor')), ' ', tensorSelect);
+  const trainedButton = h('button', { type: 'button', class: 'secondary table-trained' }, t('table.use_trained'));
+  const randomButton = h('button', { type: 'button', class: 'secondary table-random' }, t('table.use_random'));
+  const tableStatus = h('div', { class: 'table-status', role: 'status', 'aria-live': 'polite' });
+  const tableOut = h('div', { class: 'table-out side-by-side' });
+  const wallNote = h('p', { class: 'table-wall-note' });
+  const tableSection = h(
+    'section',
+    { class: 'panel wall-table', 'aria-busy': 'false' },
+    h('h3', { class: 'sub-title' }, t('table.title')),
+    h('p', {}, t('table.intro')),
+    drop,
+    h('p', { class: 'muted' }, t('table.hint_names', { names: 'wpe.weight, transformer.wpe.weight, embeddings.position_embeddings.weight' })),
+    tensorRow,
+    h('div', { class: 'button-row' }, trainedButton, randomButton),
+    tableStatus,
+    tableOut,
+    wallNote,
+  );
   el.append(
     h('p', { class: 'shape', id: `${block.id}-shape`, html: richInline(t('wall.shape', { rows, D })) }),
+    tableSection,
     h('div', { class: 'slider-row' }, h('label', { for: `${block.id}-slider` }, t('wall.position')), slider, number),
     readout,
     gpt2,
@@ -99,7 +135,7 @@ export function mount(el, block, ctx) {
       gpt2Status.textContent = t('wall.gpt2_computing', { scheme: t(`wall.${pe}`), i: i + 1, n: schemes.length, S });
       const started = performance.now();
       try {
-        const r = await ctx.core.call('forward', { tokens, pe, dModel: D, heads: 12, weights: 'random', seed: lab.seed, maxPositions: rows, returnAttention: false }, { path: 'output', columns: [0, 1, 2, 3] });
+        const r = await ctx.core.call('forward', { tokens, pe, dModel: D, heads: 12, weights: 'random', seed: lab.seed, maxPositions: fileTable()?.rows ?? rows, returnAttention: false }, { path: 'output', columns: [0, 1, 2, 3] });
         const last = Array.from(r.output.data.slice((S - 1) * 4, S * 4));
         rowsOut.push({ pe, ok: true, ms: performance.now() - started, last });
       } catch (e) {
@@ -147,7 +183,8 @@ export function mount(el, block, ctx) {
   async function computeCurves() {
     const seed = ctx.lab().seed;
     const sin = await ctx.core.call('encoding', { scheme: 'sinusoidal', length: max + 1, dModel: D }, { path: 'encoding', columns: dims });
-    const learned = await ctx.core.call('encoding', { scheme: 'learned', length: rows, dModel: D, maxPositions: rows, seed }, { path: 'encoding', columns: dims });
+    const ft = fileTable();
+    const learned = ft ? null : await ctx.core.call('encoding', { scheme: 'learned', length: rows, dModel: D, maxPositions: rows, seed }, { path: 'encoding', columns: dims });
     const positions = [];
     for (let p = 0; p <= max; p += ROPE_STEP) positions.push(p);
     const rope = await ctx.core.batch(positions.map((p) => ({ method: 'ropeRotate', args: { vector: q0, position: p }, select: { columns: dims } })));
@@ -156,8 +193,11 @@ export function mount(el, block, ctx) {
     const col = (m, j) => Array.from({ length: m.shape[0] }, (_, r) => m.data[r * dims.length + j]);
     const seq = (n, step = 1) => Array.from({ length: n }, (_, i) => i * step);
     return {
+      rows: ft ? ft.rows : rows,
       sinusoidal: dims.map((d, j) => ({ label: t('pe.dim_label', { d }), xs: seq(max + 1), ys: col(sin.encoding, j) })),
-      learned: dims.map((d, j) => ({ label: t('pe.dim_label', { d }), xs: seq(rows), ys: col(learned.encoding, j) })),
+      learned: ft
+        ? ftDims(ft).map((d) => ({ label: t('pe.dim_label', { d }), xs: seq(ft.rows), ys: Array.from({ length: ft.rows }, (_, p) => ft.data[p * ft.cols + d]) }))
+        : dims.map((d, j) => ({ label: t('pe.dim_label', { d }), xs: seq(rows), ys: col(learned.encoding, j) })),
       rope: dims.map((d, j) => ({ label: t('pe.dim_label', { d }), xs: positions, ys: rope.map((r) => r.result[j]) })),
     };
   }
@@ -172,31 +212,44 @@ export function mount(el, block, ctx) {
       { method: 'encoding', args: { scheme: 'sinusoidal', length: 1, positionOffset: pos, dModel: D }, select: { path: 'encoding', columns: dims } },
       { method: 'ropeRotate', args: { vector: q0, position: pos }, select: { columns: dims } },
     ];
-    const [learned, sin, rope] = await ctx.core.batch(calls);
+    // A table from a file: its own rows, and past its last row the core's own
+    // error for a table of that many rows.
+    const ft = fileTable();
+    if (ft && pos >= ft.rows) calls.push({ method: 'encoding', args: { scheme: 'learned', length: 1, positionOffset: pos, dModel: 2, maxPositions: ft.rows, seed }, select: { path: 'encoding' } });
+    const [graded, sin, rope, past] = await ctx.core.batch(calls);
     if (mine !== ticket) return; // a newer position is on its way
-    w.result = { learnedError: learned.ok ? null : learned.error, pos };
+    // The task is the exercise's: GPT-2's 1024 rows (re-graded by the core the same way).
+    w.result = { learnedError: graded.ok ? null : graded.error, pos };
+    let learned = graded;
+    let learnedValues = graded.ok ? Array.from(graded.result.encoding.data) : null;
+    let learnedDims = dims;
+    if (ft) {
+      learnedDims = ftDims(ft);
+      learned = pos < ft.rows ? { ok: true } : past;
+      learnedValues = pos < ft.rows ? learnedDims.map((d) => ft.data[pos * ft.cols + d]) : null;
+    }
     const dimsLabels = dims.map((d) => `i=${d}`);
     const line = (scheme, r, values) =>
       h(
         'section',
         { class: `panel wall-${scheme}`, 'data-scheme': scheme },
-        h('h3', { class: 'sub-title' }, t(`wall.${scheme}`)),
-        r.ok ? vectorTable([{ label: t('wall.at', { pos }), values }], { labelTitle: '', dims: dimsLabels }) : errorBox(r.error, { lesson: scheme === 'learned' }),
-        scheme === 'learned' && !r.ok ? h('p', { class: 'lesson-text' }, t('wall.lesson', { pos, last: rows - 1 })) : null,
+        h('h3', { class: 'sub-title' }, scheme === 'learned' && ft ? `${t('wall.learned')}: ${ft.name}` : t(`wall.${scheme}`)),
+        r.ok ? vectorTable([{ label: t('wall.at', { pos }), values }], { labelTitle: '', dims: scheme === 'learned' ? learnedDims.map((d) => `i=${d}`) : dimsLabels }) : errorBox(r.error, { lesson: scheme === 'learned' }),
+        scheme === 'learned' && !r.ok ? h('p', { class: 'lesson-text' }, t('wall.lesson', { pos, last: (ft ? ft.rows : rows) - 1 })) : null,
       );
     readout.replaceChildren(
       h('p', { class: 'pos-line' }, t('wall.pos_line', { pos, n: pos + 1 })),
       h(
         'div',
         { class: 'side-by-side three' },
-        line('learned', learned, learned.ok ? Array.from(learned.result.encoding.data) : null),
+        line('learned', learned, learnedValues),
         line('sinusoidal', sin, sin.ok ? Array.from(sin.result.encoding.data) : null),
         line('rope', rope, rope.ok ? Array.from(rope.result) : null),
       ),
     );
     if (curves) {
       plots.replaceChildren(
-        lineplot(curves.learned, { caption: t('wall.plot_learned', { rows, last: rows - 1 }), xLabel: t('pe.pos'), xMin: 0, xMax: max, cursor: pos, wall: rows, wallLabel: t('wall.no_rows', { rows }) }),
+        lineplot(curves.learned, { caption: t('wall.plot_learned', { rows: curves.rows, last: curves.rows - 1 }), xLabel: t('pe.pos'), xMin: 0, xMax: max, cursor: pos, wall: curves.rows, wallLabel: t('wall.no_rows', { rows: curves.rows }) }),
         lineplot(curves.sinusoidal, { caption: t('wall.plot_sinusoidal'), xLabel: t('pe.pos'), xMin: 0, xMax: max, cursor: pos }),
         lineplot(curves.rope, { caption: t('wall.plot_rope'), xLabel: t('pe.pos'), xMin: 0, xMax: max, cursor: pos }),
       );
@@ -215,6 +268,135 @@ export function mount(el, block, ctx) {
   }
   slider.addEventListener('input', () => setPos(slider.value));
   number.addEventListener('change', () => setPos(number.value));
+
+  // --- The position table ---------------------------------------------------
+  function fileTable() {
+    const r = chosen.source === 'file' ? chosen.result : null;
+    if (!r || !r.summary) return null;
+    const [tr, tc] = r.summary.shape;
+    return { rows: tr, cols: tc, data: r.summary.table.data, name: r.picked.name || chosen.file.name };
+  }
+  // The slider's dimensions where the table has them, otherwise its first three.
+  function ftDims(ft) {
+    const inside = dims.filter((d) => d < ft.cols);
+    return inside.length ? inside : [0, 1, 2].filter((d) => d < ft.cols);
+  }
+  async function refreshWall() {
+    try {
+      curves = await computeCurves();
+    } catch (e) {
+      curves = null;
+      plots.replaceChildren(errorBox(e));
+    }
+    await showPosition();
+  }
+  function fillTensors(r) {
+    const two = (r.tensors || []).filter((x) => x.shape.length === 2);
+    tensorRow.hidden = r.format !== 'safetensors' || two.length === 0;
+    tensorSelect.replaceChildren(
+      ...(r.picked ? [] : [h('option', { value: '' }, t('table.pick'))]),
+      ...two.map((x) => h('option', { value: x.name, selected: r.picked && r.picked.name === x.name ? true : undefined }, `${x.name} [${x.shape.join(' × ')}] ${x.dtype}`)),
+    );
+    if (r.picked) tensorSelect.value = r.picked.name;
+  }
+  let tableTicket = 0;
+  async function showTable(source) {
+    const mine = ++tableTicket;
+    const hadFile = !!fileTable();
+    chosen.source = source;
+    tableSection.setAttribute('aria-busy', 'true');
+    tableSection.dataset.source = source;
+    tableOut.replaceChildren();
+    let summary = null;
+    let note = '';
+    try {
+      if (source === 'file') {
+        tableStatus.replaceChildren(h('p', {}, t('table.reading', { file: chosen.file.name })));
+        const r = chosen.result ?? (await openTableFile(chosen.file, chosen.tensor));
+        if (mine !== tableTicket) return;
+        chosen.result = r;
+        fillTensors(r);
+        if (r.error) throw r.error;
+        if (!r.summary) {
+          tableStatus.replaceChildren(h('p', {}, t('table.pick')));
+          return;
+        }
+        summary = r.summary;
+        if (r.timing) {
+          tableSection.dataset.readMs = r.timing.readMs.toFixed(1);
+          tableSection.dataset.analyzeMs = r.timing.analyzeMs.toFixed(1);
+        }
+        note = t('table.source_file', { file: chosen.file.name, tensor: r.picked.name || r.picked.shape.join(' × '), dtype: r.picked.dtype });
+      } else if (source === 'trained') {
+        tensorRow.hidden = true;
+        tableStatus.replaceChildren(h('p', {}, t('table.training', { steps: TRAIN_TABLE.steps })));
+        const r = await trainedTable({ seed: 1 });
+        summary = r.summary;
+        note = t('table.source_trained', { steps: r.steps, last_trained: r.lastTrained });
+      } else {
+        tensorRow.hidden = true;
+        const enc = await ctx.core.call('encoding', { scheme: 'learned', length: rows, dModel: D, maxPositions: rows, seed: ctx.lab().seed });
+        summary = await tableSummary({ rows: enc.encoding.shape[0], cols: enc.encoding.shape[1], data: Float32Array.from(enc.encoding.data) });
+        note = t('table.source_random');
+      }
+      const [r, c] = summary.shape;
+      let sin;
+      try {
+        sin = await tableSummary({ rows: r, cols: c, scheme: 'sinusoidal' });
+      } catch (e) {
+        sin = { error: e };
+      }
+      if (mine !== tableTicket) return;
+      tableStatus.replaceChildren();
+      tableOut.replaceChildren(
+        tableViews(summary, { title: t('table.col_table'), kind: 'table', note }),
+        sin.error ? errorBox(sin.error) : tableViews(sin, { title: `${t('table.col_sin')} (${r} × ${c})`, kind: 'sinusoidal' }),
+      );
+    } catch (e) {
+      if (mine !== tableTicket) return;
+      tableStatus.replaceChildren(errorBox(e));
+    } finally {
+      if (mine === tableTicket) {
+        tableSection.setAttribute('aria-busy', 'false');
+        const ft = fileTable();
+        wallNote.textContent = ft ? t('table.wall_file', { last: ft.rows - 1 }) : t('table.wall_default');
+        if (ft || hadFile) refreshWall();
+      }
+    }
+  }
+  function openFile(file) {
+    chosen.file = file;
+    chosen.tensor = '';
+    chosen.result = null;
+    showTable('file');
+  }
+  fileInput.addEventListener('change', () => {
+    if (fileInput.files && fileInput.files[0]) openFile(fileInput.files[0]);
+  });
+  drop.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    drop.classList.add('over');
+  });
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+  drop.addEventListener('drop', (e) => {
+    e.preventDefault();
+    drop.classList.remove('over');
+    const files = e.dataTransfer?.files;
+    if (!files || files.length !== 1) {
+      tableStatus.replaceChildren(h('p', { class: 'core-error' }, t('table.drop_one')));
+      return;
+    }
+    openFile(files[0]);
+  });
+  tensorSelect.addEventListener('change', () => {
+    if (!tensorSelect.value || !chosen.file) return;
+    chosen.tensor = tensorSelect.value;
+    chosen.result = null;
+    showTable('file');
+  });
+  trainedButton.addEventListener('click', () => showTable('trained'));
+  randomButton.addEventListener('click', () => showTable('random'));
+  showTable(chosen.source === 'file' && !chosen.file ? 'trained' : chosen.source);
 
   w.update = async () => {
     try {

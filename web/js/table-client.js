@@ -1,0 +1,110 @@
+// The page's side of position tables: one dedicated Worker (table-worker.js,
+// from file:// too: core-loader.js) that reads model files and computes the
+// figures; when the browser refuses a Worker, the same code on the main thread.
+//   openTableFile(file, tensor?, options?) → readTable's result (table-read.js)
+//   tableSummary(args)                     → the figures of a table the page has
+//   trainedTable(args)                     → a tiny model's trained table (once per page)
+// Failures reject with a CoreError (code, params) for errorBox.
+import { CoreError } from './core-client.js';
+import { loadCoreCode } from './core-loader.js';
+import { readTable, summarise, trainTable } from './table-read.js';
+
+const START_MS = 15000;
+let worker = null; // Promise of { w, pending } or null
+let mainLab = null;
+let nextId = 1;
+
+function startWorker(code) {
+  return new Promise((resolve, reject) => {
+    let w;
+    try {
+      if (typeof Worker === 'undefined') throw new Error('no worker here');
+      w = code.worker('table-worker.js');
+    } catch (e) {
+      reject(e);
+      return;
+    }
+    const pending = new Map();
+    const timer = setTimeout(() => {
+      w.terminate();
+      reject(new Error('table worker did not start'));
+    }, START_MS);
+    w.onerror = (e) => {
+      clearTimeout(timer);
+      e.preventDefault?.();
+      w.terminate();
+      reject(new Error('table worker failed'));
+    };
+    w.onmessage = (event) => {
+      const m = event.data;
+      if (m.type === 'ready') {
+        clearTimeout(timer);
+        w.onerror = null;
+        resolve({ w, pending });
+        return;
+      }
+      const job = pending.get(m.id);
+      if (!job) {
+        if (m.type === 'error' && m.id === undefined) {
+          clearTimeout(timer);
+          w.terminate();
+          reject(new CoreError(m.error));
+        }
+        return;
+      }
+      pending.delete(m.id);
+      if (m.type === 'result') job.resolve(m.result);
+      else job.reject(new CoreError(m.error));
+    };
+    code.module.then(
+      (module) => w.postMessage({ type: 'init', module }),
+      (e) => {
+        clearTimeout(timer);
+        w.terminate();
+        reject(e);
+      },
+    );
+  });
+}
+
+function getWorker() {
+  worker ??= loadCoreCode()
+    .then(startWorker)
+    .catch(() => null);
+  return worker;
+}
+
+async function run(message, onMain) {
+  const ready = await getWorker();
+  if (ready) {
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      ready.pending.set(id, { resolve, reject });
+      ready.w.postMessage({ ...message, id });
+    });
+  }
+  mainLab ??= loadCoreCode().then((code) => code.lab());
+  try {
+    return await onMain(await mainLab);
+  } catch (e) {
+    throw e instanceof CoreError ? e : new CoreError({ message: e.message, code: e.code || 'error', params: e.params || {} });
+  }
+}
+
+export function openTableFile(file, tensor = '', options = {}) {
+  return run({ type: 'read', file, tensor, options }, (lab) => readTable(lab, file, tensor, options));
+}
+
+export function tableSummary(args) {
+  return run({ type: 'summary', args }, (lab) => summarise(lab, args));
+}
+
+// The tiny trained table (table-read.js trainTable), trained once per page load.
+let trained = null;
+export function trainedTable(args = {}) {
+  trained ??= run({ type: 'train', args }, (lab) => trainTable(lab, args, () => new Promise((ok) => setTimeout(ok, 0)))).catch((e) => {
+    trained = null;
+    throw e;
+  });
+  return trained;
+}
