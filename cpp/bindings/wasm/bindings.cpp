@@ -155,7 +155,6 @@ val alibi_bias_js(val options) {
     });
 }
 
-std::vector<float> floats(const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); }
 
 // RoPE context extension, Part 1: m·θ'ᵢ mod 2π per pair over positions 0 … s·L.
 val rope_angle_map_js(val options) {
