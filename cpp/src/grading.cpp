@@ -197,14 +197,21 @@ std::set<std::string> swaps_changing(const json& q, const json& spec, const json
 }
 
 // The options "pI" (RoPE pair I, 0-based) whose angles leave the trained
-// range under `args` (ropeAngleMap options; $-names substituted).
+// range under `args` (ropeAngleMap options; $-names substituted), or the
+// option "none" when no pair leaves.
 std::set<std::string> pairs_leaving(const json& q, const json& spec, const json& variant, const json& lab,
                                     const std::string& lang) {
     const json r = call_json("ropeAngleMap", substitute(spec.at("args"), variant, lab, lang));
     const json& leaves = r.at("leaves");
     std::set<std::string> out;
+    bool any = false;
+    for (const json& l : leaves) any = any || l.get<bool>();
     for (const json& o : q.at("options")) {
         const std::string id = o.at("id").get<std::string>();
+        if (id == "none") {  // "no pair leaves": right exactly when none does
+            if (!any) out.insert(id);
+            continue;
+        }
         std::size_t i = 0;
         char extra = 0;
         if (std::sscanf(id.c_str(), "p%zu%c", &i, &extra) != 1 || i >= leaves.size())

@@ -243,6 +243,14 @@ TEST(Grading, RopePairsLeavingAreComputedByTheCorePerVariant) {
     // One right (+1) and one wrong (−1) of one: 0.
     EXPECT_EQ(check_attempt(q, strings({"p1", "p2"}), ntk, json::object()).status, "incorrect");
     EXPECT_EQ(check_attempt(q, strings({"p0"}), ntk, json::object()).status, "incorrect");
+    // "none": right exactly when no pair leaves (PI: θ'ᵢ = θᵢ/2 reach 20·θᵢ/2 = 10·θᵢ).
+    json with_none = q;
+    with_none["options"].push_back(json::parse(R"({"id": "none", "label": {"ja": "なし", "en": "none"}})"));
+    const json pi = {{"s", 2}, {"method", "pi"}};
+    EXPECT_EQ(check_attempt(with_none, strings({"none"}), pi, json::object()).status, "correct");
+    EXPECT_EQ(check_attempt(with_none, strings({"p1"}), pi, json::object()).status, "incorrect");
+    EXPECT_EQ(check_attempt(with_none, strings({"none"}), none, json::object()).status, "incorrect");
+    EXPECT_EQ(check_attempt(with_none, strings({"p1", "p2"}), none, json::object()).status, "correct");
     // An option id that names no pair is an error in the file, not a wrong answer.
     json bad = q;
     bad["options"][2]["id"] = "p7";

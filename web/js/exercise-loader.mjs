@@ -70,7 +70,7 @@ export function crossCheck(ex) {
       if (b.answer && !b.multiple && b.answer.length !== 1) problems.push(`${at}.answer: a single-choice question needs exactly one answer`);
       if (b.answer_from && b.answer_from.pairs_leaving) {
         b.options.forEach((o, j) => {
-          if (!/^p\d+$/.test(o.id)) problems.push(`${at}.options[${j}].id: with pairs_leaving, ids name a RoPE pair as pI (e.g. p0), got "${o.id}"`);
+          if (!/^(p\d+|none)$/.test(o.id)) problems.push(`${at}.options[${j}].id: with pairs_leaving, ids name a RoPE pair as pI (e.g. p0) or are none, got "${o.id}"`);
         });
         if (!b.multiple) problems.push(`${at}.multiple: answer_from needs multiple: true`);
       } else if (b.answer_from) {
