@@ -2,7 +2,7 @@
 // ropeAngleMap) answers "which pairs leave the trained range" as worked out
 // here by hand, its controls work from the keyboard, and the graded
 // prediction is graded per learner variant (s, method). Over http and
-// file://, in ja and en, axe clean.
+// file://, in ja and en, axe clean (over http).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -106,7 +106,8 @@ for (const { mode, lang, learner } of passes) {
       if (ids === want) assert.match(cls, /correct/, `${method}, s = ${s}: ${want}`);
       else assert.doesNotMatch(cls, /(^|\s)correct/);
     }
-    assert.deepEqual(await axeViolations(page), []);
+    // axe reads the stylesheets by XHR, which file:// refuses (as the other page tests, axe over http).
+    if (mode === 'http') assert.deepEqual(await axeViolations(page), []);
     assert.deepEqual(problems.console, []);
     assert.deepEqual(problems.offOrigin, []);
     assert.deepEqual(problems.csp, []);
