@@ -54,7 +54,7 @@ RopeScaling parse_rope_scaling(const std::string& name) {
     if (name == "ntk") return RopeScaling::ntk;
     if (name == "yarn") return RopeScaling::yarn;
     if (name == "base") return RopeScaling::base;
-    throw InvalidArgument("unknown_method",
+    throw InvalidArgument("unknown_rope_method",
                           "method must be one of none, pi, ntk, yarn, base, got '" + name.substr(0, 40) + "'",
                           {{"value", name.substr(0, 40)}});
 }

@@ -64,7 +64,7 @@ test('cancel stops between chunks', async () => {
 test('bad options are refused with the core message before any training', async () => {
   await assert.rejects(pageRun({ ...small, seeds: [1], methods: ['pi', 'pi'] }), /twice/);
   await assert.rejects(pageRun({ ...small, seeds: [1], finetuneSteps: 5000 }), (e) => e.code === 'out_of_range_option');
-  await assert.rejects(pageRun({ ...small, seeds: [1], methods: ['rope'] }), (e) => e.code === 'unknown_method');
+  await assert.rejects(pageRun({ ...small, seeds: [1], methods: ['rope'] }), (e) => e.code === 'unknown_rope_method');
   await assert.rejects(pageRun({ ...small, seeds: [] }), /seeds/);
   assert.throws(() => new lab.ExtensionRun({ scheme: 'rope' }), /unknown option 'scheme'/);
 });
