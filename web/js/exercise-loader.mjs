@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { validate } from './schema-check.mjs';
 
-const WIDGETS = new Set(['tokens', 'outputs', 'attention', 'attention-lines', 'vectors', 'pe-table', 'clocks', 'pe-rows', 'combine', 'superposition', 'swaps', 'wall', 'rope', 'alibi', 'compare', 'extrapolate', 'rope-extend']);
+const WIDGETS = new Set(['tokens', 'outputs', 'attention', 'attention-lines', 'vectors', 'pe-table', 'clocks', 'pe-rows', 'combine', 'superposition', 'swaps', 'wall', 'rope', 'alibi', 'compare', 'extrapolate', 'rope-extend', 'rope-extend-run']);
 const QUESTIONS = new Set(['numeric', 'choice', 'task', 'prediction', 'explain']);
 
 export function isWidget(block) {
