@@ -114,3 +114,56 @@ for (const { mode, lang, learner } of passes) {
     await context.close();
   });
 }
+
+test('http en: Part 2 runs in the Worker by keyboard, matches poslab extend, is kept when the student leaves and returns, and cancels', { timeout: 240000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http');
+  await gotoReady(page, `${lab.bases.http}?learner=ren#ex=rope-extend&lang=en`);
+  await page.waitForSelector('.extrun-results');
+  // One seed: choose it from the keyboard, then press Run.
+  await page.mouse.click(1, 1);
+  await tabTo(page, 'select[id$="run-seeds"]', 300);
+  await page.keyboard.press('ArrowUp'); // 2 seeds → 1 seed
+  await page.waitForFunction(() => document.querySelector('select[id$="run-seeds"]').value === '0');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Run the experiment');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => Number(document.querySelector('.extrun-results')?.closest('.widget, section, div')?.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow')) > 0 || document.querySelector('.extrun-table'), null, { timeout: 120000 });
+  await page.waitForSelector('.extrun-table', { timeout: 180000 });
+  const pageRows = await page.locator('.extrun-table tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.dataset.method, ...[...tr.querySelectorAll('td')].map((td) => td.textContent)]));
+  const native = spawnSync(cliPath, ['extend', '--seeds', '1'], { encoding: 'utf8' });
+  assert.equal(native.status, 0, native.stderr);
+  const j = JSON.parse(native.stdout);
+  for (const [method, zero, zeroSolved, ft, ftSolved] of pageRows) {
+    const c = (finetuned) => j.runs[0].curves.find((x) => x.method === method && x.finetuned === finetuned);
+    assert.equal(zero, c(false).meanExtrapolated.toFixed(2), `${method} zero-shot`);
+    assert.equal(zeroSolved, String(c(false).solvedUpTo));
+    assert.equal(ft, c(true).meanExtrapolated.toFixed(2), `${method} fine-tuned`);
+    assert.equal(ftSolved, String(c(true).solvedUpTo));
+  }
+  assert.equal(pageRows.length, 4);
+  assert.match(await page.locator('.extrun-verdict').textContent(), /plain RoPE reached/);
+  await page.screenshot({ path: join(artifacts, 'rope-extend-run-en.png'), fullPage: true });
+  assert.deepEqual(await axeViolations(page), []);
+
+  // Leave for another exercise and come back: the run is shown again.
+  await gotoReady(page, `${lab.bases.http}?learner=ren#ex=alibi&lang=en`);
+  await gotoReady(page, `${lab.bases.http}?learner=ren#ex=rope-extend&lang=en`);
+  await page.waitForSelector('.extrun-table');
+  const rowsNow = () => page.locator('.extrun-table tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.dataset.method, ...[...tr.querySelectorAll('td')].map((td) => td.textContent)]));
+  assert.deepEqual(await rowsNow(), pageRows);
+  // A reload (the session is gone): the run comes back from sessionStorage.
+  await page.reload();
+  await page.waitForSelector('[data-exercise="rope-extend"][data-ready="true"]');
+  await page.waitForSelector('.extrun-table');
+  assert.match(await page.locator('.extrap-outcome').textContent(), /Your last run in this tab \(seeds 1\)/);
+  assert.deepEqual(await page.locator('.extrun-table tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.dataset.method, ...[...tr.querySelectorAll('td')].map((td) => td.textContent)])), pageRows);
+
+  // Cancel: start again and press Cancel as soon as it runs.
+  await page.locator('button.train-button').click();
+  await page.waitForFunction(() => !document.querySelector('.cancel-button')?.disabled);
+  await page.locator('button.cancel-button').click();
+  await page.waitForFunction(() => /Cancelled/.test(document.querySelector('.extrap-outcome')?.textContent ?? ''), null, { timeout: 60000 });
+  assert.deepEqual(problems.console, []);
+  assert.deepEqual(problems.csp, []);
+  await context.close();
+});
