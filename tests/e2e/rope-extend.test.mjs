@@ -115,9 +115,9 @@ for (const { mode, lang, learner } of passes) {
   });
 }
 
-test('http en: Part 2 runs in the Worker by keyboard, matches poslab extend, is kept when the student leaves and returns, and cancels', { timeout: 240000 }, async () => {
-  const { page, context, problems } = await openPage(lab, 'http');
-  await gotoReady(page, `${lab.bases.http}?learner=ren#ex=rope-extend&lang=en`);
+for (const mode of ['http', 'file']) test(`${mode} en: Part 2 runs in the Worker by keyboard, matches poslab extend${mode === 'http' ? ', is kept when the student leaves and returns, and cancels' : ''}`, { timeout: 240000 }, async () => {
+  const { page, context, problems } = await openPage(lab, mode);
+  await gotoReady(page, `${lab.bases[mode]}?learner=ren#ex=rope-extend&lang=en`);
   await page.waitForSelector('.extrun-results');
   // One seed: choose it from the keyboard, then press Run.
   await page.mouse.click(1, 1);
@@ -142,6 +142,11 @@ test('http en: Part 2 runs in the Worker by keyboard, matches poslab extend, is 
   }
   assert.equal(pageRows.length, 4);
   assert.match(await page.locator('.extrun-verdict').textContent(), /plain RoPE reached/);
+  if (mode === 'file') {
+    assert.deepEqual(problems.console, []);
+    await context.close();
+    return;
+  }
   await page.screenshot({ path: join(artifacts, 'rope-extend-run-en.png'), fullPage: true });
   assert.deepEqual(await axeViolations(page), []);
 
