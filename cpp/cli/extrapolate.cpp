@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 
 #include "cli_common.hpp"
 #include "poslab/errors.hpp"
+#include "poslab/extend.hpp"
 #include "poslab/train.hpp"
 
 namespace poslab::cli {
@@ -165,6 +167,114 @@ int extrapolate(int argc, char** argv) {
                        {"summary", summary}});
 }
 
+const char* kExtendUsage = R"(poslab extend — RoPE context extension in miniature (JSON out)
+
+  poslab extend [--methods none,pi,ntk,yarn] [--seeds 1,2,3] [--finetune-steps 100]
+                [--finetune-lr 0.001] [--new-base 500000] [--steps 400] [--train-max 8]
+                [--test-max 16] [--batch 32] [--lr 0.003] [--warmup steps/10] [--clip 1]
+                [--d-model 32] [--heads 4] [--layers 2] [--d-mlp 128] [--base 10000]
+
+Trains the tiny Transformer with RoPE on "count and stop" (n = 1…train-max),
+then for each method (none, pi = Position Interpolation, ntk = NTK-aware,
+yarn = YaRN with the lab's rescaled edges, base = a larger base) evaluates
+every n = 1…test-max with the trained weights as they are, and again after
+finetune-steps Adam steps on n = 1…test-max. L = 2·train-max positions,
+s = test-max/train-max. Per seed: every curve; summary: medians over seeds.
+Bad input: a one-line message on stderr, exit status 2.
+)";
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+int extend(int argc, char** argv) {
+    const Args a(argc, argv,
+                 {"--methods", "--seeds", "--finetune-steps", "--finetune-lr", "--new-base", "--steps",
+                  "--train-max", "--test-max", "--batch", "--lr", "--warmup", "--clip", "--d-model",
+                  "--heads", "--layers", "--d-mlp", "--base"},
+                 {"--help"});
+    if (a.has("--help")) {
+        std::cout << kExtendUsage;
+        return 0;
+    }
+    if (!a.positional().empty())
+        throw InvalidArgument("cli", "extend takes only --flags, got '" + a.positional()[0] + "'");
+    ExtensionOptions common;
+    common.train = common_options(a);
+    if (!a.has("--train-max")) common.train.train_max = extension_train_defaults().train_max;
+    if (!a.has("--test-max")) common.train.test_max = extension_train_defaults().test_max;
+    common.train.scheme = PositionScheme::rope;
+    if (a.has("--methods")) {
+        common.methods.clear();
+        for (const std::string& name : split_commas(a.get("--methods", "")))
+            common.methods.push_back(parse_rope_scaling(name));
+    }
+    common.finetune_steps = get_int(a, "--finetune-steps", common.finetune_steps);
+    common.finetune_lr = a.get_double("--finetune-lr", common.finetune_lr);
+    common.new_base = a.get_double("--new-base", common.new_base);
+    const std::vector<std::int64_t> seeds = parse_seeds(a);
+    validate(common);
+
+    nlohmann::json runs = nlohmann::json::array(), rope = nlohmann::json::array();
+    for (RopeScaling m : common.methods) {
+        const ScaledRope r = extension_rope(common, m);
+        rope.push_back({{"method", to_string(m)}, {"theta", r.theta}, {"logitScale", r.logit_scale},
+                        {"base", r.base_used}, {"ramp", r.ramp}});
+    }
+    // [method][finetuned] → per-seed values
+    std::map<std::pair<std::string, bool>, std::vector<double>> means, solved;
+    for (std::int64_t seed : seeds) {
+        ExtensionOptions o = common;
+        o.train.seed = seed;
+        const auto start = std::chrono::steady_clock::now();
+        ExtensionRun run(o);
+        run.step(run.total_steps());
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        nlohmann::json loss = nlohmann::json::array(), curves = nlohmann::json::array();
+        for (double v : run.losses()) loss.push_back(float_json(float(v)));
+        for (const ExtensionCurve& c : run.curves()) {
+            nlohmann::json ft = nlohmann::json::array();
+            for (double v : c.losses) ft.push_back(float_json(float(v)));
+            curves.push_back({{"method", to_string(c.method)},
+                              {"finetuned", c.finetuned},
+                              {"exactMatch", c.evaluation.exact_match},
+                              {"solvedUpTo", c.evaluation.solved_up_to},
+                              {"meanExtrapolated", c.evaluation.mean_extrapolated},
+                              {"loss", ft}});
+            means[{to_string(c.method), c.finetuned}].push_back(c.evaluation.mean_extrapolated);
+            solved[{to_string(c.method), c.finetuned}].push_back(double(c.evaluation.solved_up_to));
+        }
+        runs.push_back({{"seed", seed}, {"loss", loss}, {"curves", curves}, {"seconds", seconds}});
+    }
+    nlohmann::json summary = nlohmann::json::array();
+    for (bool finetuned : {false, true})
+        for (RopeScaling m : common.methods) {
+            const auto key = std::make_pair(to_string(m), finetuned);
+            if (!means.count(key)) continue;
+            summary.push_back({{"method", key.first},
+                               {"finetuned", finetuned},
+                               {"meanExtrapolated", means[key]},
+                               {"solvedUpTo", solved[key]},
+                               {"medianMeanExtrapolated", median(means[key])},
+                               {"medianSolvedUpTo", median(solved[key])}});
+        }
+    nlohmann::json options = options_json(common.train);
+    options["finetuneSteps"] = common.finetune_steps;
+    options["finetuneLr"] = common.finetune_lr;
+    options["newBase"] = common.new_base;
+    return print_json({{"task", "count-and-stop"},
+                       {"options", options},
+                       {"trainedLength", extension_trained_length(common)},
+                       {"scale", extension_scale(common)},
+                       {"rope", rope},
+                       {"seeds", seeds},
+                       {"runs", runs},
+                       {"summary", summary}});
+}
+
 // The core names options as the JS API does (testMax); on the command line
 // say --test-max instead.
 std::string with_flag_names(const std::exception& e) {
@@ -191,6 +301,14 @@ std::string with_flag_names(const std::exception& e) {
 int poslab_cli_extrapolate(int argc, char** argv) {
     try {
         return poslab::cli::extrapolate(argc, argv);
+    } catch (const std::exception& e) {
+        return poslab::cli::fail(poslab::cli::with_flag_names(e));
+    }
+}
+
+int poslab_cli_extend(int argc, char** argv) {
+    try {
+        return poslab::cli::extend(argc, argv);
     } catch (const std::exception& e) {
         return poslab::cli::fail(poslab::cli::with_flag_names(e));
     }

@@ -11,6 +11,7 @@
 #include "poslab/tokenizer.hpp"
 
 int poslab_cli_extrapolate(int argc, char** argv);  // extrapolate.cpp
+int poslab_cli_extend(int argc, char** argv);       // extrapolate.cpp
 int poslab_cli_grade(int argc, char** argv);        // grade.cpp
 int poslab_cli_table(int argc, char** argv);        // table.cpp
 
@@ -32,6 +33,7 @@ const char* kUsage = R"(poslab — Position Lab's core on the command line (JSON
   poslab shift-matrix --shift K --d-model D [--base B]
   poslab similarity --scheme S --length L [--d-model D] [--base B] [--seed N] [--max-positions N] [--heads H]
   poslab extrapolate …   (train short, test long; poslab extrapolate --help)
+  poslab extend …        (RoPE context extension: PI, NTK-aware, YaRN; poslab extend --help)
   poslab table --file PATH [--tensor NAME]   (a real position table from .safetensors/.npy; poslab table --help)
   poslab grade --exercises DIR SUBMISSION.json… [--format csv|json]   (re-grade; poslab grade --help)
   poslab exercise-info FILE…  ·  poslab variant --exercise FILE --learner ID
@@ -169,7 +171,7 @@ int run(int argc, char** argv) {
     // Subcommands see their own name as argv[0].
     int sub_argc = argc - 1;
     char** sub_argv = argv + 1;
-    const bool delegated = cmd == "extrapolate" || cmd == "table" || cmd == "grade" || cmd == "exercise-info" || cmd == "variant";
+    const bool delegated = cmd == "extrapolate" || cmd == "extend" || cmd == "table" || cmd == "grade" || cmd == "exercise-info" || cmd == "variant";
     for (int i = 1; i < sub_argc && !delegated; ++i)
         if (std::string(sub_argv[i]) == "--help") {
             std::cout << kUsage;
@@ -185,6 +187,7 @@ int run(int argc, char** argv) {
         if (cmd == "shift-matrix") return cmd_shift_matrix(sub_argc, sub_argv);
         if (cmd == "similarity") return cmd_similarity(sub_argc, sub_argv);
         if (cmd == "extrapolate") return poslab_cli_extrapolate(sub_argc, sub_argv);
+        if (cmd == "extend") return poslab_cli_extend(sub_argc, sub_argv);
         if (cmd == "table") return poslab_cli_table(sub_argc, sub_argv);
         if ((cmd == "grade" || cmd == "exercise-info" || cmd == "variant"))
             return poslab_cli_grade(sub_argc, sub_argv);
@@ -193,7 +196,7 @@ int run(int argc, char** argv) {
     }
     return fail("unknown command '" + cmd +
                 "'; commands: forward, encoding, tokenize, permutation-check, attention-steps, rope-check, shift-matrix, "
-                "similarity, extrapolate, table, grade, exercise-info, variant (poslab --help)");
+                "similarity, extrapolate, extend, table, grade, exercise-info, variant (poslab --help)");
 }
 
 }  // namespace

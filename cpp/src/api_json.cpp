@@ -7,6 +7,7 @@
 #include "poslab/experiments.hpp"
 #include "poslab/model.hpp"
 #include "poslab/options.hpp"
+#include "poslab/rope_scaling.hpp"
 #include "poslab/tokenizer.hpp"
 
 namespace poslab {
@@ -258,6 +259,33 @@ json call_rope_rotate(const json& args) {
     return std::vector<float>(x.begin(), x.end());
 }
 
+// RoPE context extension, Part 1 (rope_scaling.hpp).
+json call_rope_angle_map(const json& args) {
+    JsonOptions in(args, "ropeAngleMap", {"d", "base", "trainedLength", "s", "method", "newBase"});
+    if (!in.has("d") || !in.has("trainedLength") || !in.has("s"))
+        throw InvalidArgument("missing_option", "ropeAngleMap needs d, trainedLength and s");
+    const RopeAngleMap m = rope_angle_map(in.whole("d", 0, 1024), in.number("base", kDefaultBase),
+                                          in.whole("trainedLength", 0, 1e6), in.number("s", 1.0),
+                                          parse_rope_scaling(in.string("method", "none")),
+                                          in.number("newBase", kLlama3Base));
+    std::vector<bool> leaves(m.leaves.begin(), m.leaves.end());
+    return {{"pairs", m.pairs},
+            {"positions", m.positions},
+            {"trainedLength", m.trained_length},
+            {"angles", std::vector<float>(m.angles.begin(), m.angles.end())},
+            {"unseen", std::vector<float>(m.unseen.begin(), m.unseen.end())},
+            {"leaves", leaves},
+            {"trainedSpan", m.trained_span},
+            {"maxAngle", m.max_angle},
+            {"theta", m.rope.theta},
+            {"original", m.rope.original},
+            {"ramp", m.rope.ramp},
+            {"logitScale", m.rope.logit_scale},
+            {"baseUsed", m.rope.base_used},
+            {"alpha", m.rope.alpha},
+            {"beta", m.rope.beta}};
+}
+
 json call_superposition(const json& args) {
     JsonOptions in(args, "superposition", {"dims", "vocab", "positions", "trials", "pairs", "bins", "seed"});
     const std::vector<std::size_t> dims = in.has("dims") ? in.wholes("dims") : std::vector<std::size_t>{4, 16, 64, 256};
@@ -284,6 +312,7 @@ const Entry kFunctions[] = {
     {"shiftMatrix", call_shift_matrix},  {"similarity", call_similarity},
     {"alibiSlopes", call_alibi_slopes},  {"alibiBias", call_alibi_bias},
     {"ropeRotate", call_rope_rotate},    {"superposition", call_superposition},
+    {"ropeAngleMap", call_rope_angle_map},
 };
 
 }  // namespace

@@ -202,12 +202,42 @@ std::set<std::string> swaps_changing(const json& q, const json& spec, const json
     return changed;
 }
 
+// The options "pI" (RoPE pair I, 0-based) whose angles leave the trained
+// range under `args` (ropeAngleMap options; $-names substituted), or the
+// option "none" when no pair leaves.
+std::set<std::string> pairs_leaving(const json& q, const json& spec, const json& variant, const json& lab,
+                                    const std::string& lang) {
+    const json r = call_json("ropeAngleMap", substitute(spec.at("args"), variant, lab, lang));
+    const json& leaves = r.at("leaves");
+    std::set<std::string> out;
+    bool any = false;
+    for (const json& l : leaves) any = any || l.get<bool>();
+    for (const json& o : q.at("options")) {
+        const std::string id = o.at("id").get<std::string>();
+        if (id == "none") {  // "no pair leaves": right exactly when none does
+            if (!any) out.insert(id);
+            continue;
+        }
+        std::size_t i = 0;
+        char extra = 0;
+        if (std::sscanf(id.c_str(), "p%zu%c", &i, &extra) != 1 || i >= leaves.size())
+            throw InvalidArgument("bad_option_id",
+                                  "option '" + id + "' names no pair: with pairs_leaving, ids are p0 … p" +
+                                      std::to_string(leaves.size() - 1),
+                                  {{"option", id}, {"pairs", std::to_string(leaves.size())}});
+        if (leaves[i].get<bool>()) out.insert(id);
+    }
+    return out;
+}
+
 AttemptResult check_choice(const json& q, const json& answer, const json& variant, const json& lab,
                            const std::string& lang) {
     const json& options = q.at("options");
     std::set<std::string> ids, want, got;
     for (const json& o : options) ids.insert(o.at("id").get<std::string>());
-    if (q.contains("answer_from")) {
+    if (q.contains("answer_from") && q["answer_from"].contains("pairs_leaving")) {
+        want = pairs_leaving(q, q["answer_from"].at("pairs_leaving"), variant, lab, lang);
+    } else if (q.contains("answer_from")) {
         want = swaps_changing(q, q["answer_from"].at("swaps_changing"), variant, lab, lang);
     } else {
         for (const json& a : q.at("answer")) want.insert(a.get<std::string>());

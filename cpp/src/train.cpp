@@ -184,25 +184,8 @@ std::size_t ExtrapolationRun::step(std::size_t count) {
         const float loss = st.model.loss_and_gradient(batch, st.gradient);
         st.losses.push_back(double(loss));
 
-        double norm2 = 0.0;
-        for (float g : st.gradient) norm2 += double(g) * double(g);
-        const double norm = std::sqrt(norm2);
-        const float clip_scale = norm > o.clip ? float(o.clip / norm) : 1.0f;
-
-        const std::size_t t = st.step + 1;
-        const float lr = float(learning_rate_at(o, st.step));
-        const float b1 = float(kAdamBeta1), b2 = float(kAdamBeta2);
-        const float correct1 = float(1.0 - std::pow(kAdamBeta1, double(t)));
-        const float correct2 = float(1.0 - std::pow(kAdamBeta2, double(t)));
-        std::vector<float>& w = st.model.parameters();
-        for (std::size_t i = 0; i < w.size(); ++i) {
-            const float g = st.gradient[i] * clip_scale;
-            st.adam_m[i] = b1 * st.adam_m[i] + (1.0f - b1) * g;
-            st.adam_v[i] = b2 * st.adam_v[i] + (1.0f - b2) * g * g;
-            const float m_hat = st.adam_m[i] / correct1;
-            const float v_hat = st.adam_v[i] / correct2;
-            w[i] -= lr * m_hat / (std::sqrt(v_hat) + float(kAdamEps));
-        }
+        adam_update(st.model.parameters(), st.gradient, st.adam_m, st.adam_v, st.step + 1,
+                    learning_rate_at(o, st.step), o.clip);
         ++st.step;
         ++ran;
     }
@@ -210,13 +193,37 @@ std::size_t ExtrapolationRun::step(std::size_t count) {
 }
 
 ExtrapolationEvaluation ExtrapolationRun::evaluate() const {
-    const ExtrapolationOptions& o = state_->options;
-    const std::size_t test_max = std::size_t(o.test_max), train_max = std::size_t(o.train_max);
+    return evaluate_count_task(state_->model, std::size_t(state_->options.train_max),
+                               std::size_t(state_->options.test_max));
+}
+
+void adam_update(std::vector<float>& w, const std::vector<float>& gradient, std::vector<float>& m,
+                 std::vector<float>& v, std::size_t t, double learning_rate, double clip) {
+    double norm2 = 0.0;
+    for (float g : gradient) norm2 += double(g) * double(g);
+    const double norm = std::sqrt(norm2);
+    const float clip_scale = norm > clip ? float(clip / norm) : 1.0f;
+    const float lr = float(learning_rate);
+    const float b1 = float(kAdamBeta1), b2 = float(kAdamBeta2);
+    const float correct1 = float(1.0 - std::pow(kAdamBeta1, double(t)));
+    const float correct2 = float(1.0 - std::pow(kAdamBeta2, double(t)));
+    for (std::size_t i = 0; i < w.size(); ++i) {
+        const float g = gradient[i] * clip_scale;
+        m[i] = b1 * m[i] + (1.0f - b1) * g;
+        v[i] = b2 * v[i] + (1.0f - b2) * g * g;
+        const float m_hat = m[i] / correct1;
+        const float v_hat = v[i] / correct2;
+        w[i] -= lr * m_hat / (std::sqrt(v_hat) + float(kAdamEps));
+    }
+}
+
+ExtrapolationEvaluation evaluate_count_task(TinyTransformer<float>& model, std::size_t train_max,
+                                            std::size_t test_max) {
     ExtrapolationEvaluation ev;
     ev.exact_match.assign(test_max, 0.0);
     for (std::size_t n = 1; n <= test_max; ++n) {
         const TokenBatch seq = count_task_sequence(n);
-        const std::vector<float> logits = state_->model.logits(seq);
+        const std::vector<float> logits = model.logits(seq);
         bool all_right = true;
         for (std::size_t s = n; s <= 2 * n && all_right; ++s) {
             const float* z = logits.data() + s * kCountTaskVocab;
@@ -228,7 +235,7 @@ ExtrapolationEvaluation ExtrapolationRun::evaluate() const {
     while (ev.solved_up_to < test_max && ev.exact_match[ev.solved_up_to] == 1.0) ++ev.solved_up_to;
     double sum = 0.0;
     for (std::size_t n = train_max + 1; n <= test_max; ++n) sum += ev.exact_match[n - 1];
-    ev.mean_extrapolated = sum / double(test_max - train_max);
+    ev.mean_extrapolated = test_max > train_max ? sum / double(test_max - train_max) : 0.0;
     return ev;
 }
 

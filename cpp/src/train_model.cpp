@@ -220,6 +220,17 @@ TinyTransformer<T>::TinyTransformer(const TinyTransformerConfig& config) : confi
     if (!(c.base > 1.0) || !std::isfinite(c.base))
         throw std::invalid_argument("base must be a finite number > 1, got " +
                                     std::to_string(c.base));
+    if (!c.rope_theta.empty()) {
+        if (c.scheme != PositionScheme::rope || c.rope_theta.size() != d_head_ / 2)
+            throw std::invalid_argument("rope_theta needs the rope scheme and d_head/2 = " +
+                                        std::to_string(d_head_ / 2) + " values, got " +
+                                        std::to_string(c.rope_theta.size()));
+        for (double t : c.rope_theta)
+            if (!std::isfinite(t)) throw std::invalid_argument("rope_theta values must be finite");
+    }
+    if (!(c.logit_scale > 0.0) || !std::isfinite(c.logit_scale))
+        throw std::invalid_argument("logit_scale must be a finite number > 0, got " +
+                                    std::to_string(c.logit_scale));
 
     const std::size_t D = c.d_model, F = c.d_mlp, V = c.vocab;
     std::size_t offset = 0;
@@ -273,8 +284,10 @@ TinyTransformer<T>::TinyTransformer(const TinyTransformerConfig& config) : confi
         rope_sin_.resize(P * half);
         for (std::size_t pos = 0; pos < P; ++pos)
             for (std::size_t i = 0; i < half; ++i) {
-                const double angle =
-                    double(pos) * std::pow(c.base, -2.0 * double(i) / double(d_head_));
+                const double theta = c.rope_theta.empty()
+                                         ? std::pow(c.base, -2.0 * double(i) / double(d_head_))
+                                         : c.rope_theta[i];
+                const double angle = double(pos) * theta;
                 rope_cos_[pos * half + i] = T(std::cos(angle));
                 rope_sin_[pos * half + i] = T(std::sin(angle));
             }
@@ -344,7 +357,7 @@ void TinyTransformer<T>::rotate(std::vector<T>& qkv, bool inverse) const {
 template <class T>
 void TinyTransformer<T>::attention_forward(const TokenBatch& batch, LayerActivations& act) {
     const std::size_t D = config_.d_model, H = config_.heads, dh = d_head_;
-    const T scale = T(1) / std::sqrt(T(dh));
+    const T scale = T(config_.logit_scale) / std::sqrt(T(dh));
     std::size_t prob_size = 0;
     for (std::size_t S : batch.lengths) prob_size += H * S * S;
     act.probs.resize(prob_size);
@@ -387,7 +400,7 @@ template <class T>
 void TinyTransformer<T>::attention_backward(const TokenBatch& batch, const LayerActivations& act,
                                             const std::vector<T>& dctx, std::vector<T>& dqkv) {
     const std::size_t D = config_.d_model, H = config_.heads, dh = d_head_;
-    const T scale = T(1) / std::sqrt(T(dh));
+    const T scale = T(config_.logit_scale) / std::sqrt(T(dh));
     dqkv.resize(positions_.size() * 3 * D);
     std::vector<T> vt, dp;
     std::size_t row0 = 0;

@@ -233,6 +233,36 @@ TEST(Grading, SwapsThatChangeATokenAreComputedByTheCore) {
     EXPECT_THROW(check_attempt(q, strings({"s1-2"}), json::object(), json{{"sentence", "a b c"}}), std::invalid_argument);
 }
 
+TEST(Grading, RopePairsLeavingAreComputedByTheCorePerVariant) {
+    // d 6, base 1000: θ = 1, 0.1, 0.01; L 10. Pair 0 turned 10 rad ≥ 2π in
+    // training: it never leaves. s 2, none: pair 1 reaches 20·0.1 = 2 > 1 and
+    // pair 2 reaches 0.2 > 0.1: both leave. s 2, NTK: θ'₁ = 0.1/√2 reaches 1.41
+    // > 1 (leaves), θ'₂ = 0.01/2 reaches 0.1, its trained span (stays).
+    const json q = json::parse(R"({"type": "choice", "id": "leave", "multiple": true, "prompt": {"ja": "p", "en": "p"},
+      "options": [{"id": "p0", "label": {"ja": "0", "en": "0"}}, {"id": "p1", "label": {"ja": "1", "en": "1"}},
+                  {"id": "p2", "label": {"ja": "2", "en": "2"}}],
+      "answer_from": {"pairs_leaving": {"args": {"d": 6, "base": 1000, "trainedLength": 10, "s": "$s", "method": "$method"}}}})");
+    const json none = {{"s", 2}, {"method", "none"}}, ntk = {{"s", 2}, {"method", "ntk"}};
+    EXPECT_EQ(check_attempt(q, strings({"p1", "p2"}), none, json::object()).status, "correct");
+    EXPECT_EQ(check_attempt(q, strings({"p1"}), none, json::object()).status, "partial");
+    EXPECT_EQ(check_attempt(q, strings({"p1"}), ntk, json::object()).status, "correct");
+    // One right (+1) and one wrong (−1) of one: 0.
+    EXPECT_EQ(check_attempt(q, strings({"p1", "p2"}), ntk, json::object()).status, "incorrect");
+    EXPECT_EQ(check_attempt(q, strings({"p0"}), ntk, json::object()).status, "incorrect");
+    // "none": right exactly when no pair leaves (PI: θ'ᵢ = θᵢ/2 reach 20·θᵢ/2 = 10·θᵢ).
+    json with_none = q;
+    with_none["options"].push_back(json::parse(R"({"id": "none", "label": {"ja": "なし", "en": "none"}})"));
+    const json pi = {{"s", 2}, {"method", "pi"}};
+    EXPECT_EQ(check_attempt(with_none, strings({"none"}), pi, json::object()).status, "correct");
+    EXPECT_EQ(check_attempt(with_none, strings({"p1"}), pi, json::object()).status, "incorrect");
+    EXPECT_EQ(check_attempt(with_none, strings({"none"}), none, json::object()).status, "incorrect");
+    EXPECT_EQ(check_attempt(with_none, strings({"p1", "p2"}), none, json::object()).status, "correct");
+    // An option id that names no pair is an error in the file, not a wrong answer.
+    json bad = q;
+    bad["options"][2]["id"] = "p7";
+    EXPECT_THROW(check_attempt(bad, strings({"p1"}), none, json::object()), InvalidArgument);
+}
+
 TEST(Grading, TheTokensThePageRecordedAreReRun) {
     // The page splits the sentence with the browser's ICU and records the
     // tokens in lab.tokens; the grader re-runs those, not its own split.

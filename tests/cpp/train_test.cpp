@@ -100,7 +100,10 @@ std::vector<std::vector<double>> reference_logits(const TinyTransformer<double>&
             auto rope = [&](std::vector<double> v, std::size_t pos) {
                 if (c.scheme != PositionScheme::rope) return v;
                 for (std::size_t i = 0; i < dh / 2; ++i) {
-                    const double theta = double(pos) * std::pow(c.base, -2.0 * double(i) / double(dh));
+                    const double freq = c.rope_theta.empty()
+                                            ? std::pow(c.base, -2.0 * double(i) / double(dh))
+                                            : c.rope_theta[i];
+                    const double theta = double(pos) * freq;
                     const double a = v[2 * i], b = v[2 * i + 1];
                     v[2 * i] = a * std::cos(theta) - b * std::sin(theta);
                     v[2 * i + 1] = a * std::sin(theta) + b * std::cos(theta);
@@ -116,7 +119,7 @@ std::vector<std::vector<double>> reference_logits(const TinyTransformer<double>&
                     const std::vector<double> kj = rope(k(j), j);
                     double dot = 0;
                     for (std::size_t d = 0; d < dh; ++d) dot += qi[d] * kj[d];
-                    score[j] = dot / std::sqrt(double(dh));
+                    score[j] = c.logit_scale * dot / std::sqrt(double(dh));
                     if (c.scheme == PositionScheme::alibi) score[j] -= slope * double(i - j);
                 }
                 const double mx = *std::max_element(score.begin(), score.end());
@@ -199,8 +202,8 @@ TEST_P(PerScheme, LossIsMeanCrossEntropyFromEqualsOn) {
 }
 
 // Central differences for every parameter of every layer, in double.
-TEST_P(PerScheme, GradientMatchesFiniteDifferences) {
-    TinyTransformer<double> model(small_config(GetParam()));
+void expect_gradient_matches_finite_differences(const TinyTransformerConfig& config) {
+    TinyTransformer<double> model(config);
     randomize(model, 11);
     const TokenBatch batch = test_batch();
     std::vector<double> grad;
@@ -227,6 +230,58 @@ TEST_P(PerScheme, GradientMatchesFiniteDifferences) {
             EXPECT_GT(max_abs, 1e-4) << g.name << " has no gradient";
         }
     }
+}
+
+TEST_P(PerScheme, GradientMatchesFiniteDifferences) {
+    expect_gradient_matches_finite_differences(small_config(GetParam()));
+}
+
+// RoPE context extension: the model evaluated and fine-tuned with scaled
+// frequencies θ'ᵢ and YaRN's logit factor 1/t (rope_scaling.hpp).
+TinyTransformerConfig scaled_rope_config() {
+    TinyTransformerConfig c = small_config(PositionScheme::rope);
+    c.rope_theta = {0.7, 0.045};  // any θ'ᵢ, not base^(−2i/d)
+    c.logit_scale = 1.3;
+    return c;
+}
+
+TEST(ScaledRope, ForwardMatchesPlainReimplementation) {
+    TinyTransformer<double> model(scaled_rope_config());
+    randomize(model, 7);
+    const TokenBatch batch = test_batch();
+    const std::vector<double> logits = model.logits(batch);
+    for (std::size_t b = 0; b < 3; ++b) {
+        const std::size_t start = kTestStarts[b], length = batch.lengths[b];
+        const std::vector<int> tokens(batch.tokens.begin() + start,
+                                      batch.tokens.begin() + start + length);
+        const auto expected = reference_logits(model, tokens);
+        for (std::size_t s = 0; s < length; ++s)
+            for (std::size_t v = 0; v < 5; ++v)
+                EXPECT_NEAR(logits[(start + s) * 5 + v], expected[s][v], 1e-12);
+    }
+    // And the scaling changes the output (the fields are used at all).
+    TinyTransformer<double> plain(small_config(PositionScheme::rope));
+    plain.parameters() = model.parameters();
+    EXPECT_GT(std::abs(plain.logits(batch)[16 * 5] - logits[16 * 5]), 1e-6);
+}
+
+TEST(ScaledRope, GradientMatchesFiniteDifferences) {
+    expect_gradient_matches_finite_differences(scaled_rope_config());
+}
+
+TEST(ScaledRope, RejectsBadFrequenciesAndScale) {
+    TinyTransformerConfig c = scaled_rope_config();
+    c.rope_theta = {1.0};  // d_head/2 = 2 needed
+    EXPECT_THROW(TinyTransformer<float>{c}, std::invalid_argument);
+    c = scaled_rope_config();
+    c.rope_theta[1] = std::nan("");
+    EXPECT_THROW(TinyTransformer<float>{c}, std::invalid_argument);
+    c = scaled_rope_config();
+    c.scheme = PositionScheme::learned;
+    EXPECT_THROW(TinyTransformer<float>{c}, std::invalid_argument);
+    c = scaled_rope_config();
+    c.logit_scale = 0.0;
+    EXPECT_THROW(TinyTransformer<float>{c}, std::invalid_argument);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllSchemes, PerScheme, ::testing::ValuesIn(kAllSchemes),

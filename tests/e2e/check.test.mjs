@@ -39,10 +39,10 @@ function withExercise(yaml, fn) {
 
 const head = 'id: demo\norder: 1\ntitle: { ja: 題, en: Title }\nsummary: { ja: 要約, en: Summary }\n';
 
-test('the repository exercises load: ten, in order', () => {
+test('the repository exercises load: eleven, in order', () => {
   const ex = loadExercises(join(root, 'exercises'));
-  assert.equal(ex.length, 10);
-  assert.deepEqual(ex.map((e) => e.order), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  assert.equal(ex.length, 11);
+  assert.deepEqual(ex.map((e) => e.order), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
 });
 
 test('a malformed exercise file: errors name the file and the field', () => {
@@ -54,6 +54,10 @@ test('a malformed exercise file: errors name the file and the field', () => {
   });
   withExercise(head + 'blocks:\n  - type: choice\n    id: q\n    prompt: { ja: 問, en: Q }\n    options: [{ id: a, label: { ja: あ, en: A } }, { id: b, label: { ja: い, en: B } }]\n    answer: [c]\n', (dir) => {
     assert.throws(() => loadExercises(dir), /blocks\[0\]\.answer: "c" is not one of the options \(a, b\)/);
+  });
+  // pairs_leaving: option ids name a RoPE pair (pI) or none; the question is a multiple choice.
+  withExercise(head + 'blocks:\n  - type: choice\n    id: q\n    multiple: true\n    prompt: { ja: 問, en: Q }\n    options: [{ id: p0, label: { ja: あ, en: A } }, { id: pair1, label: { ja: い, en: B } }]\n    answer_from: { pairs_leaving: { args: { d: 4, trainedLength: 8, s: 2 } } }\n', (dir) => {
+    assert.throws(() => loadExercises(dir), /blocks\[0\]\.options\[1\]\.id: with pairs_leaving, ids name a RoPE pair as pI \(e\.g\. p0\) or are none, got "pair1"/);
   });
   withExercise(head + 'lab: { pe: cosine }\nblocks:\n  - type: note\n    body: { ja: あ, en: a }\n', (dir) => {
     assert.throws(() => loadExercises(dir), /lab\.pe: "cosine" is not allowed; allowed: "none", "sinusoidal"/);

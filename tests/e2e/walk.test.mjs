@@ -1,4 +1,4 @@
-// The walk a student takes: the start page and all ten exercises, at a
+// The walk a student takes: the start page and all eleven exercises, at a
 // laptop's 1280×800 and a phone's 390×844, in Japanese and English, over
 // http and from file://. On every page: axe-core finds no violation of any
 // impact, the page body never scrolls sideways (wide formulas, tables and

@@ -28,6 +28,12 @@ export function useLab(lab: PositionLab): number {
   const run = new lab.ExtrapolationRun({ scheme: 'rope', steps: 10 });
   const progress = run.step(5);
   run.delete();
+  const ext = new lab.ExtensionRun({ methods: ['pi', 'yarn'], finetuneSteps: 10, trainMax: 4, testMax: 8 });
+  const extCurves = ext.curves();
+  const firstMethod: string = extCurves[0]?.method ?? ext.options().rope[0]!.method;
+  ext.delete();
+  const angles = lab.ropeAngleMap({ d: 8, trainedLength: 16, s: 2, method: 'ntk' });
+  const leaving: boolean = angles.leaves[0] ?? false;
   try {
     lab.forward({ text: '' });
   } catch (e) {
@@ -35,7 +41,7 @@ export function useLab(lab: PositionLab): number {
     if (err.code === 'empty_text') return err.params['limit'] === undefined ? 0 : 1;
   }
   return first + heads + steps.weights.data[0] + check.maxAbsDiff + enc.encoding.shape[1] + rope.diff +
-    grade.score + left + shown.length + mean + progress.loss.length + lab.limits.maxTokens + lab.wasmMemoryBytes();
+    grade.score + left + shown.length + mean + progress.loss.length + firstMethod.length + (leaving ? 1 : 0) + lab.limits.maxTokens + lab.wasmMemoryBytes();
 }
 
 // The factory's extras: a Worker from a blob: URL, the wasm compiled once.

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { validate } from './schema-check.mjs';
 
-const WIDGETS = new Set(['tokens', 'outputs', 'attention', 'attention-lines', 'vectors', 'pe-table', 'clocks', 'pe-rows', 'combine', 'superposition', 'swaps', 'wall', 'rope', 'alibi', 'compare', 'extrapolate']);
+const WIDGETS = new Set(['tokens', 'outputs', 'attention', 'attention-lines', 'vectors', 'pe-table', 'clocks', 'pe-rows', 'combine', 'superposition', 'swaps', 'wall', 'rope', 'alibi', 'compare', 'extrapolate', 'rope-extend', 'rope-extend-run']);
 const QUESTIONS = new Set(['numeric', 'choice', 'task', 'prediction', 'explain']);
 
 export function isWidget(block) {
@@ -68,7 +68,12 @@ export function crossCheck(ex) {
         if (!optionIds.includes(a)) problems.push(`${at}.answer: "${a}" is not one of the options (${optionIds.join(', ')})`);
       }
       if (b.answer && !b.multiple && b.answer.length !== 1) problems.push(`${at}.answer: a single-choice question needs exactly one answer`);
-      if (b.answer_from) {
+      if (b.answer_from && b.answer_from.pairs_leaving) {
+        b.options.forEach((o, j) => {
+          if (!/^(p\d+|none)$/.test(o.id)) problems.push(`${at}.options[${j}].id: with pairs_leaving, ids name a RoPE pair as pI (e.g. p0) or are none, got "${o.id}"`);
+        });
+        if (!b.multiple) problems.push(`${at}.multiple: answer_from needs multiple: true`);
+      } else if (b.answer_from) {
         const w = b.answer_from.swaps_changing.widget;
         if (typeOfId(w) !== 'swaps') problems.push(`${at}.answer_from.swaps_changing.widget: "${w}" is not the id of a swaps widget`);
         b.options.forEach((o, j) => {

@@ -23,9 +23,11 @@ import { mount as rope } from './widgets/rope.js';
 import { mount as alibi } from './widgets/alibi.js';
 import { mount as compare } from './widgets/compare.js';
 import { mount as extrapolate } from './widgets/extrapolate.js';
+import { mount as ropeExtend } from './widgets/rope-extend.js';
+import { mount as ropeExtendRun } from './widgets/rope-extend-run.js';
 import { createHighlight } from './widgets/highlight.js';
 
-export const WIDGETS = { tokens, outputs, attention, 'attention-lines': attentionLines, vectors, 'pe-table': peTable, clocks, 'pe-rows': peRows, combine, superposition, swaps, wall, rope, alibi, compare, extrapolate };
+export const WIDGETS = { tokens, outputs, attention, 'attention-lines': attentionLines, vectors, 'pe-table': peTable, clocks, 'pe-rows': peRows, combine, superposition, swaps, wall, rope, alibi, compare, extrapolate, 'rope-extend': ropeExtend, 'rope-extend-run': ropeExtendRun };
 const SCHEMES = ['none', 'sinusoidal', 'learned', 'rope', 'alibi'];
 
 // The lab's settings: the exercise's defaults, overridden by the URL.

@@ -8,6 +8,7 @@
 // Jobs run one after another, so a start that arrives while a cancelled job
 // is still finishing its chunk waits for it.
 import { train, makeYield, errorRecord } from './train-loop.js';
+import { extend } from './extend-loop.js';
 import { loadGlue, workerLab } from './core-instantiate.js';
 
 loadGlue(); // now, while the page compiles the wasm
@@ -44,7 +45,9 @@ async function job(id, options) {
   const post = (m) => self.postMessage({ ...m, id });
   try {
     const lab = await core();
-    const outcome = await train(
+    // options.kind 'extend': RoPE context extension (extend-loop.js); else train short, test long.
+    const loop = options && options.kind === 'extend' ? extend : train;
+    const outcome = await loop(
       lab,
       options,
       { progress: (p) => post({ type: 'progress', ...p }), result: (r) => post({ type: 'result', ...r }) },

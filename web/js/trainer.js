@@ -6,6 +6,7 @@
 // a re-rendered page (e.g. a language switch) picks it up again; when no
 // widget is left to show it, it is cancelled.
 import { train, makeYield, runList } from './train-loop.js';
+import { extend } from './extend-loop.js';
 import { CoreError } from './core-client.js';
 import { loadCoreCode } from './core-loader.js';
 
@@ -81,7 +82,9 @@ async function getMainLab(core) {
 //   results: [{scheme, seed, evaluation, seconds}], progress, error, seconds, subscribe(fn, isAlive), cancel() }
 export function startTraining(options, { core } = {}) {
   if (current && ['starting', 'running', 'cancelling'].includes(current.status)) throw new Error('a training run is already going');
-  const runs = runList(options);
+  // kind 'extend': RoPE context extension (extend-loop.js), one run per seed.
+  const isExtend = options.kind === 'extend';
+  const runs = isExtend ? options.seeds.map((seed) => ({ scheme: 'rope', seed })) : runList(options);
   const listeners = new Set();
   const s = {
     id: nextId++,
@@ -113,6 +116,11 @@ export function startTraining(options, { core } = {}) {
     for (const l of listeners) l.fn(s);
   };
   const onProgress = (p) => {
+    if (isExtend) {
+      s.progress = { ...p, stepsDone: p.seedIndex * p.steps + p.step, stepsTotal: p.seeds * p.steps };
+      notify();
+      return;
+    }
     const key = `${p.scheme}|${p.seed}`;
     (s.losses[key] ??= []).push(...p.loss);
     s.progress = { ...p, stepsDone: p.run * options.steps + p.step, stepsTotal: p.runs * options.steps };
@@ -171,7 +179,7 @@ export function startTraining(options, { core } = {}) {
       const lab = await getMainLab(core);
       if (s.status === 'starting') s.status = 'running';
       notify();
-      const outcome = await train(lab, { ...options, chunk: MAIN_CHUNK }, { progress: onProgress, result: onResult }, { isCancelled: () => cancelled, yieldNow: makeYield() });
+      const outcome = await (isExtend ? extend : train)(lab, { ...options, chunk: MAIN_CHUNK }, { progress: onProgress, result: onResult }, { isCancelled: () => cancelled, yieldNow: makeYield() });
       finish(outcome);
     } catch (e) {
       finish('error', e instanceof CoreError ? e : new CoreError({ message: String(e?.message ?? e), code: e?.code ?? 'error', params: e?.params ?? {} }));

@@ -8,6 +8,7 @@
 #include "poslab/experiments.hpp"
 #include "poslab/model.hpp"
 #include "poslab/options.hpp"
+#include "poslab/rope_scaling.hpp"
 #include "poslab/tables.hpp"
 #include "poslab/tokenizer.hpp"
 
@@ -155,6 +156,40 @@ val alibi_bias_js(val options) {
     });
 }
 
+
+// RoPE context extension, Part 1: m·θ'ᵢ mod 2π per pair over positions 0 … s·L.
+val rope_angle_map_js(val options) {
+    return guarded([&] {
+        Options in(options, "ropeAngleMap", {"d", "base", "trainedLength", "s", "method", "newBase"});
+        if (!in.has("d") || !in.has("trainedLength") || !in.has("s"))
+            throw InvalidArgument("missing_option", "ropeAngleMap needs d, trainedLength and s");
+        const RopeAngleMap m =
+            rope_angle_map(in.whole("d", 0, 1024), in.number("base", kDefaultBase), in.whole("trainedLength", 0, 1e6),
+                           in.number("s", 1.0), parse_rope_scaling(in.string("method", "none")),
+                           in.number("newBase", kLlama3Base));
+        val out = val::object();
+        out.set("pairs", m.pairs);
+        out.set("positions", m.positions);
+        out.set("trainedLength", m.trained_length);
+        out.set("angles", float_array(floats(m.angles)));
+        std::vector<float> unseen(m.unseen.begin(), m.unseen.end());
+        out.set("unseen", float_array(unseen));
+        val leaves = val::array();
+        for (bool b : m.leaves) leaves.call<void>("push", b);
+        out.set("leaves", leaves);
+        out.set("trainedSpan", float_array(floats(m.trained_span)));
+        out.set("maxAngle", float_array(floats(m.max_angle)));
+        out.set("theta", float_array(floats(m.rope.theta)));
+        out.set("original", float_array(floats(m.rope.original)));
+        out.set("ramp", float_array(floats(m.rope.ramp)));
+        out.set("logitScale", m.rope.logit_scale);
+        out.set("baseUsed", m.rope.base_used);
+        out.set("alpha", m.rope.alpha);
+        out.set("beta", m.rope.beta);
+        return out;
+    });
+}
+
 val rope_rotate_js(val options) {
     return guarded([&] {
         Options in(options, "ropeRotate", {"vector", "position", "base"});
@@ -194,6 +229,7 @@ EMSCRIPTEN_BINDINGS(poslab) {
     emscripten::function("raw_alibiSlopes", &alibi_slopes_js);
     emscripten::function("raw_alibiBias", &alibi_bias_js);
     emscripten::function("raw_ropeRotate", &rope_rotate_js);
+    emscripten::function("raw_ropeAngleMap", &rope_angle_map_js);
     emscripten::function("raw_limits", &limits_js);
     emscripten::constant("version", std::string(POSLAB_VERSION));
 }

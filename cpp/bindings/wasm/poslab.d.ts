@@ -415,6 +415,8 @@ export interface PositionLab extends PositionLabTraining, PositionLabBench, Posi
   alibiSlopes(heads: number): number[];
   /** Every head's bias −m_h·|i−j|: [H, S, S] (length 1…1024, heads 1…64). */
   alibiBias(options: { length: number; heads: number }): { bias: Matrix; slopes: number[] };
+  /** RoPE's angles per pair over positions 0 … s·L under a context-extension method (rope_scaling.hpp). */
+  ropeAngleMap(options: RopeAngleMapOptions): RopeAngleMap;
   /** Any function above by name, over plain JSON (matrices' data as number arrays). */
   callCore(options: { call: 'superposition'; args?: SuperpositionOptions }): { rows: SuperpositionRow[] };
   callCore(options: { call: string; args?: unknown }): unknown;
@@ -544,8 +546,126 @@ export interface ExtrapolationRun {
   delete(): void;
 }
 
+// ---- RoPE context extension (rope_scaling.hpp, extend.hpp) ----
+//
+//   const run = new lab.ExtensionRun({ seed: 1, methods: ['none', 'pi', 'ntk', 'yarn'] });
+//   while (!run.done()) postMessage(run.step(10));
+//   const curves = run.curves();
+//   run.delete();
+//
+// Trains the tiny Transformer with RoPE on n ≤ trainMax (positions 0 … L =
+// 2·trainMax), then per method evaluates every n ≤ testMax (s = testMax /
+// trainMax) with the trained weights as they are, and again after
+// finetuneSteps Adam steps on n ≤ testMax.
+
+export type RopeScalingMethod = 'none' | 'pi' | 'ntk' | 'yarn' | 'base';
+
+/** The ExtrapolationRun options but scheme (always 'rope'); trainMax defaults to 8, testMax to 16. */
+export interface ExtensionOptions extends Omit<ExtrapolationOptions, 'scheme'> {
+  /** Default ['none', 'pi', 'ntk', 'yarn']; 1…5 distinct. */
+  methods?: RopeScalingMethod[];
+  /** Fine-tune steps per method. Default 100; 0…2000 (0: zero-shot only). */
+  finetuneSteps?: number;
+  /** Peak fine-tune learning rate (warm-up steps/10, then linear decay). Default 0.001; (0, 1]. */
+  finetuneLr?: number;
+  /** The new base of method 'base'. Default 500000; (1, 1e12]. */
+  newBase?: number;
+}
+
+export interface ExtensionProgress {
+  /** Training plus fine-tune steps done so far. */
+  step: number;
+  /** steps + methods·finetuneSteps. */
+  steps: number;
+  done: boolean;
+  /** Curves measured so far. */
+  curves: number;
+}
+
+export interface ExtensionCurve {
+  method: RopeScalingMethod;
+  finetuned: boolean;
+  /** Index n-1: 1 if every prediction from '=' on is right, else 0 (n = 1…testMax). */
+  exactMatch: Float32Array;
+  solvedUpTo: number;
+  /** Mean exact match over n = trainMax+1…testMax. */
+  meanExtrapolated: number;
+  /** The fine-tune's loss per step (empty for zero-shot; filled as it runs). */
+  loss: Float32Array;
+}
+
+export interface ScaledRopeInfo {
+  method: RopeScalingMethod;
+  /** θ'ᵢ per pair (d_head/2). */
+  theta: Float32Array;
+  /** Attention logits are multiplied by this (YaRN's 1/t; 1 otherwise). */
+  logitScale: number;
+  /** base' for ntk and base, the base otherwise. */
+  base: number;
+  /** YaRN's γᵢ per pair (empty for other methods). */
+  ramp: Float32Array;
+}
+
+export interface ExtensionRun {
+  done(): boolean;
+  /** Runs up to `count` more steps (0…100000; fewer at the end). */
+  step(count: number): ExtensionProgress;
+  /** The base training's loss per step so far. */
+  losses(): Float32Array;
+  /** Per method: zero-shot, then (when finetuneSteps > 0) fine-tuned; only those measured so far. */
+  curves(): ExtensionCurve[];
+  options(): {
+    seed: number; steps: number; trainMax: number; testMax: number; finetuneSteps: number; finetuneLr: number;
+    newBase: number; base: number; trainedLength: number; scale: number; methods: RopeScalingMethod[];
+    rope: ScaledRopeInfo[];
+  };
+  delete(): void;
+}
+
+export interface RopeAngleMapOptions {
+  /** Head width (RoPE dimension), even, 2…256 (ntk: at least 4). */
+  d: number;
+  /** Default 10000; (1, 1e12]. */
+  base?: number;
+  /** L: the trained positions 0 … L; 1…1024. */
+  trainedLength: number;
+  /** Target length / L; 1…64; round(s·L) ≤ 4095. */
+  s: number;
+  /** Default 'none'. */
+  method?: RopeScalingMethod;
+  /** Method 'base': the new base. Default 500000. */
+  newBase?: number;
+}
+
+export interface RopeAngleMap {
+  pairs: number;
+  /** round(s·L) + 1: positions 0 … round(s·L). */
+  positions: number;
+  trainedLength: number;
+  /** [positions, pairs] row-major: m·θ'ᵢ mod 2π. */
+  angles: Float32Array;
+  /** [positions, pairs]: 1 where m·θ'ᵢ > L·θᵢ and L·θᵢ < 2π (never seen in training). */
+  unseen: Float32Array;
+  /** Per pair: some angle unseen. */
+  leaves: boolean[];
+  /** L·θᵢ per pair (unwrapped). */
+  trainedSpan: Float32Array;
+  /** round(s·L)·θ'ᵢ per pair (unwrapped). */
+  maxAngle: Float32Array;
+  theta: Float32Array;
+  /** θᵢ = base^(−2i/d). */
+  original: Float32Array;
+  ramp: Float32Array;
+  logitScale: number;
+  baseUsed: number;
+  /** YaRN's band edges in turns within L (α = 1, β = L/2π by default; 0 for other methods). */
+  alpha: number;
+  beta: number;
+}
+
 export interface PositionLabTraining {
   ExtrapolationRun: new (options: ExtrapolationOptions) => ExtrapolationRun;
+  ExtensionRun: new (options?: ExtensionOptions) => ExtensionRun;
 }
 
 // ---- For benchmarks and kernel tests (cpp/bindings/wasm/bench_bindings.cpp) ----

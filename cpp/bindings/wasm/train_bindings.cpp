@@ -18,6 +18,7 @@
 
 #include "convert.hpp"
 #include "poslab/errors.hpp"
+#include "poslab/extend.hpp"
 #include "poslab/train.hpp"
 
 namespace poslab::wasm {
@@ -187,8 +188,137 @@ private:
     ExtrapolationRun run_;
 };
 
+// RoPE context extension (extend.hpp): the same options as ExtrapolationRun
+// but scheme (always rope), plus methods, finetuneSteps, finetuneLr, newBase.
+ExtensionOptions extension_options(const val& js) {
+    std::set<std::string> keys = kExtrapolationKeys;
+    keys.erase("scheme");
+    for (const char* k : {"methods", "finetuneSteps", "finetuneLr", "newBase"}) keys.insert(k);
+    const Options in(js, "ExtensionRun", keys);
+    ExtensionOptions e;
+    ExtrapolationOptions& o = e.train;
+    o.seed = whole(in, "seed", o.seed);
+    o.steps = whole(in, "steps", o.steps);
+    o.train_max = whole(in, "trainMax", o.train_max);
+    o.test_max = whole(in, "testMax", o.test_max);
+    o.batch = whole(in, "batch", o.batch);
+    o.lr = in.number("lr", o.lr);
+    if (in.has("warmup")) o.warmup = whole(in, "warmup", 0);
+    o.clip = in.number("clip", o.clip);
+    o.d_model = whole(in, "dModel", o.d_model);
+    o.heads = whole(in, "heads", o.heads);
+    o.layers = whole(in, "layers", o.layers);
+    o.d_mlp = whole(in, "dMlp", o.d_mlp);
+    o.base = in.number("base", o.base);
+    if (in.has("methods")) {
+        e.methods.clear();
+        for (const std::string& m : in.strings("methods")) e.methods.push_back(parse_rope_scaling(m));
+    }
+    e.finetune_steps = whole(in, "finetuneSteps", e.finetune_steps);
+    e.finetune_lr = in.number("finetuneLr", e.finetune_lr);
+    e.new_base = in.number("newBase", e.new_base);
+    validate(e);
+    return e;
+}
+
+val curve_value(const ExtensionCurve& c) {
+    val out = val::object();
+    out.set("method", to_string(c.method));
+    out.set("finetuned", c.finetuned);
+    out.set("exactMatch", float_array(c.evaluation.exact_match));
+    out.set("solvedUpTo", c.evaluation.solved_up_to);
+    out.set("meanExtrapolated", c.evaluation.mean_extrapolated);
+    out.set("loss", float_array(c.losses));
+    return out;
+}
+
+class ExtensionRunJs {
+public:
+    explicit ExtensionRunJs(const ExtensionOptions& o) : run_(o) {}
+
+    static ExtensionRunJs* create(val options) {
+        return or_throw([&] { return new ExtensionRunJs(extension_options(options)); });
+    }
+
+    bool done() const { return run_.done(); }
+
+    // {step, steps, done, curves: how many curves are measured so far}
+    val step(val count) {
+        return or_throw([&] {
+            const std::size_t n = Options::whole_value(count, "step(count): count", 100000.0);
+            run_.step(n);
+            val out = val::object();
+            out.set("step", run_.steps_done());
+            out.set("steps", run_.total_steps());
+            out.set("done", run_.done());
+            out.set("curves", run_.curves().size());
+            return out;
+        });
+    }
+
+    val losses() const {
+        return or_throw([&] { return float_array(run_.losses()); });
+    }
+
+    // Every curve measured so far, in order (per method: zero-shot, then fine-tuned).
+    val curves() const {
+        return or_throw([&] {
+            val out = val::array();
+            for (const ExtensionCurve& c : run_.curves()) out.call<void>("push", curve_value(c));
+            return out;
+        });
+    }
+
+    // {trainMax, testMax, trainedLength, scale, methods, finetuneSteps, seed, steps, rope: [{method, theta, logitScale, base, ramp}]}
+    val options() const {
+        return or_throw([&] {
+            const ExtensionOptions& e = run_.options();
+            val out = val::object();
+            out.set("seed", double(e.train.seed));
+            out.set("steps", double(e.train.steps));
+            out.set("trainMax", double(e.train.train_max));
+            out.set("testMax", double(e.train.test_max));
+            out.set("finetuneSteps", double(e.finetune_steps));
+            out.set("finetuneLr", e.finetune_lr);
+            out.set("newBase", e.new_base);
+            out.set("base", e.train.base);
+            out.set("trainedLength", extension_trained_length(e));
+            out.set("scale", extension_scale(e));
+            val methods = val::array(), rope = val::array();
+            for (RopeScaling m : e.methods) {
+                methods.call<void>("push", to_string(m));
+                const ScaledRope r = extension_rope(e, m);
+                val one = val::object();
+                one.set("method", to_string(m));
+                one.set("theta", float_array(r.theta));
+                one.set("logitScale", r.logit_scale);
+                one.set("base", r.base_used);
+                one.set("ramp", float_array(r.ramp));
+                rope.call<void>("push", one);
+            }
+            out.set("methods", methods);
+            out.set("rope", rope);
+            return out;
+        });
+    }
+
+private:
+    ExtensionRun run_;
+};
+
 }  // namespace
 }  // namespace poslab::wasm
+
+EMSCRIPTEN_BINDINGS(poslab_extend) {
+    using poslab::wasm::ExtensionRunJs;
+    emscripten::class_<ExtensionRunJs>("ExtensionRun")
+        .constructor(&ExtensionRunJs::create, emscripten::allow_raw_pointers())
+        .function("done", &ExtensionRunJs::done)
+        .function("step", &ExtensionRunJs::step)
+        .function("losses", &ExtensionRunJs::losses)
+        .function("curves", &ExtensionRunJs::curves)
+        .function("options", &ExtensionRunJs::options);
+}
 
 EMSCRIPTEN_BINDINGS(poslab_train) {
     using poslab::wasm::ExtrapolationRunJs;

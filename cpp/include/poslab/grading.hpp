@@ -127,7 +127,9 @@ struct AttemptResult {
 // One attempt at one question. answer: numeric → array of strings as typed;
 // choice → array of option ids (the right ones from `answer`, or computed by
 // the core: `answer_from: {swaps_changing: {token, args}}` — the options
-// "sA-B" whose swap changes token T's output); task → the options the student
+// "sA-B" whose swap changes token T's output; or `answer_from: {pairs_leaving:
+// {args}}` — the options "pI" whose RoPE pair I leaves the trained range under
+// ropeAngleMap(args)); task → the options the student
 // set (an object), merged over the task's fixed args and re-run; prediction →
 // one option id (recorded; score 1: the credit is for predicting); explain →
 // the text (recorded; score 0: read by the instructor, never scored).

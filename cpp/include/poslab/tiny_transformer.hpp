@@ -23,6 +23,11 @@ struct TinyTransformerConfig {
     std::size_t max_positions = 98;  // rows of the learned table; the longest input allowed
     PositionScheme scheme = PositionScheme::none;
     double base = 1e4;  // of sinusoidal and RoPE frequencies
+    // RoPE context extension (rope_scaling.hpp): pair i turns by θᵢ per
+    // position; empty means base^(−2i/d_head). Otherwise d_head/2 finite values.
+    std::vector<double> rope_theta;
+    // Every attention logit q·k/√d_head is multiplied by this (YaRN's 1/t); > 0.
+    double logit_scale = 1.0;
 };
 
 // Sequences packed back to back, without padding: rows [start_b, start_b +

@@ -81,6 +81,16 @@ constexpr double kAdamBeta1 = 0.9;
 constexpr double kAdamBeta2 = 0.98;  // as in the issue (and Vaswani et al. 2017)
 constexpr double kAdamEps = 1e-8;
 
+// One Adam step (β₁, β₂, ε above) on w after clipping the gradient's global
+// norm to `clip`; t is the 1-based step count for the bias corrections.
+void adam_update(std::vector<float>& w, const std::vector<float>& gradient, std::vector<float>& m,
+                 std::vector<float>& v, std::size_t t, double learning_rate, double clip);
+
+// Exact match per n = 1 … test_max of the count task with these weights
+// (mean_extrapolated over n = train_max+1 … test_max).
+ExtrapolationEvaluation evaluate_count_task(TinyTransformer<float>& model, std::size_t train_max,
+                                            std::size_t test_max);
+
 // A training run that can be advanced a few steps at a time (a Web Worker
 // posts progress and checks for cancel between chunks).
 class ExtrapolationRun {

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# poslab extend (RoPE context extension) on good and bad input: JSON on
+# stdout and exit 0, or a one-line message on stderr and exit 2. Tiny runs.
+set -u
+poslab="$1"
+failures=0
+check() {  # check NAME EXIT-STATUS-OF-THE-CONDITION
+  if [ "$2" -eq 0 ]; then echo "ok - $1"; else echo "not ok - $1"; failures=$((failures + 1)); fi
+}
+json() {  # json 'JS expression over j' < JSON : exit 0 if truthy
+  node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const j=JSON.parse(s);process.exit(($1)?0:1)})"
+}
+bad() {  # bad NAME EXPECTED-FRAGMENT ARGS…
+  local name="$1" fragment="$2"
+  shift 2
+  local out err status
+  err=$( { out=$("$poslab" extend "$@"); } 2>&1 )
+  status=$?
+  local lines
+  lines=$(printf '%s\n' "$err" | wc -l)
+  [ "$status" -eq 2 ] && [ -z "${out:-}" ] && [ "$lines" -eq 1 ] && [[ "$err" == *"$fragment"* ]]
+  check "$name (got status $status: $err)" $?
+}
+
+tiny=(--steps 4 --train-max 4 --test-max 8 --finetune-steps 2 --batch 4 --d-model 16 --heads 2 --layers 1 --d-mlp 16)
+out=$("$poslab" extend --seeds 1,2 --methods none,pi,yarn "${tiny[@]}")
+check "a tiny run exits 0" $?
+echo "$out" | json "j.runs.length===2 && j.runs.every(r=>r.curves.length===6 && r.loss.length===4)"
+check "per seed: 3 methods × (zero-shot, fine-tuned), 4 base losses" $?
+echo "$out" | json "j.runs[0].curves.map(c=>c.method+(c.finetuned?'+':'')).join(',')==='none,none+,pi,pi+,yarn,yarn+'"
+check "curves in method order, zero-shot first" $?
+echo "$out" | json "j.runs.every(r=>r.curves.every(c=>c.exactMatch.length===8 && c.loss.length===(c.finetuned?2:0)))"
+check "8 exact-match values per curve; 2 fine-tune losses on fine-tuned curves" $?
+# L = 2·4 = 8, s = 8/4 = 2; PI's θ'₁ = 10^(−1/2·… ) for d_head 8: θ₁ = 0.1 → 0.05; YaRN's logits × (0.1·ln 2 + 1)² = 1.1434.
+echo "$out" | json "j.trainedLength===8 && j.scale===2 && Math.abs(j.rope[1].theta[1]-0.05)<1e-12 && Math.abs(j.rope[2].logitScale-1.143434)<1e-6"
+check "trained length, scale, PI frequency and YaRN's temperature" $?
+echo "$out" | json "j.summary.length===6 && j.summary.every(s=>s.meanExtrapolated.length===2)"
+check "a summary row per method and fine-tune, with each seed's value" $?
+"$poslab" extend --help | grep -q "RoPE context extension"
+check "--help" $?
+
+bad "unknown method" "method must be one of none, pi, ntk, yarn, base" --methods pi,rope "${tiny[@]}"
+bad "method twice" "lists pi twice" --methods pi,pi "${tiny[@]}"
+bad "fine-tune too long" "--finetune-steps must be an integer from 0 to 2000" --finetune-steps 5000
+bad "test not longer" "--test-max must be an integer from 5 to 96" --train-max 4 --test-max 4
+bad "head too narrow for NTK" "NTK-aware scaling needs d of at least 4" --d-model 16 --heads 8
+bad "unknown flag" "unknown option --epochs" --epochs 3
+
+[ "$failures" -eq 0 ] || { echo "$failures check(s) failed"; exit 1; }

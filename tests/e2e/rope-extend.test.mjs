@@ -1,0 +1,174 @@
+// RoPE context extension, Part 1 in the page: the angle picture (the core's
+// ropeAngleMap) answers "which pairs leave the trained range" as worked out
+// here by hand, its controls work from the keyboard, and the graded
+// prediction is graded per learner variant (s, method). Over http and
+// file://, in ja and en, axe clean (over http).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { startLab, openPage, gotoReady, axeViolations, cliPath, root, artifacts } from './helpers.mjs';
+
+let lab;
+before(async () => {
+  lab = await startLab();
+});
+after(async () => {
+  await lab?.close();
+});
+
+// d 8, base 10^4, L 16: θᵢ = 10^(−i) = 1, 0.1, 0.01, 0.001; pair i swept
+// 16·θᵢ in training (pair 0: 16 rad ≥ 2π, the whole circle). At the last
+// position s·16 a method's θ'ᵢ reaches s·16·θ'ᵢ; the pair leaves if that is
+// more than 16·θᵢ (and 16·θᵢ < 2π).
+function leavingByHand(method, s) {
+  const theta = [1, 0.1, 0.01, 0.001];
+  const scaled = theta.map((th, i) => {
+    if (method === 'none') return th;
+    if (method === 'ntk') return (10000 * s ** (8 / 6)) ** (-i / 4); // base' = base·s^(d/(d−2))
+    if (method === 'base') return 500000 ** (-i / 4);
+    throw new Error(method);
+  });
+  return theta.map((th, i) => 16 * th < 2 * Math.PI && s * 16 * scaled[i] > 16 * th * (1 + 1e-9)).flatMap((b, i) => (b ? [`p${i}`] : []));
+}
+
+function variantOf(learner) {
+  const out = spawnSync(cliPath, ['variant', '--exercise', join(root, 'exercises/07b-rope-extend.yaml'), '--learner', learner], { encoding: 'utf8' });
+  assert.equal(out.status, 0, out.stderr);
+  return JSON.parse(out.stdout).variant;
+}
+
+async function tabTo(page, selector, max = 200) {
+  for (let i = 0; i < max; i++) {
+    if (await page.evaluate((sel) => document.activeElement?.matches(sel), selector)) return;
+    await page.keyboard.press('Tab');
+  }
+  assert.fail(`Tab never reached ${selector}`);
+}
+
+const passes = [
+  { mode: 'http', lang: 'ja', learner: 'kenji' },
+  { mode: 'file', lang: 'en', learner: 'mary' },
+];
+
+for (const { mode, lang, learner } of passes) {
+  test(`${mode} ${lang}: the angle picture by keyboard, and the graded prediction of the pairs that leave`, { timeout: 120000 }, async () => {
+    const { page, context, problems } = await openPage(lab, mode);
+    const hash = new URLSearchParams({ ex: 'rope-extend' });
+    if (lang !== 'ja') hash.set('lang', lang);
+    await gotoReady(page, `${lab.bases[mode]}?learner=${learner}#${hash}`);
+    await page.waitForSelector('.ropeext-table');
+    // Defaults: d 8, base 10^4, L 16, s 2, plain RoPE → pairs 1, 2, 3 leave.
+    const leavesColumn = () => page.locator('.ropeext-table tbody tr td:last-child').allTextContents();
+    const yes = lang === 'ja' ? '出る' : 'yes';
+    const no = lang === 'ja' ? '出ない' : 'no';
+    assert.deepEqual(await leavesColumn(), [no, yes, yes, yes]);
+    assert.ok((await page.locator('.ropeext-svg rect[fill^="url("]').count()) > 0, 'unseen angles are hatched');
+
+    // The method by keyboard: Tab to the select, choose PI with the arrow key.
+    await page.mouse.click(1, 1);
+    await tabTo(page, 'select[id$="-method"]');
+    await page.keyboard.press('ArrowDown'); // none → pi
+    await page.waitForFunction(() => document.querySelector('select[id$="-method"]').value === 'pi');
+    await page.waitForFunction((n) => [...document.querySelectorAll('.ropeext-table tbody tr td:last-child')].every((td) => td.textContent === n), no);
+    assert.equal(await page.locator('.ropeext-svg rect[fill^="url("]').count(), 0, 'PI: nothing unseen');
+    await page.keyboard.press('ArrowDown'); // pi → ntk: the last pair stays (θ₃/s), pairs 1, 2 leave
+    await page.waitForFunction(() => document.querySelector('select[id$="-method"]').value === 'ntk');
+    await page.waitForFunction((n) => document.querySelector('.ropeext-table tbody tr:last-child td:last-child')?.textContent === n, no);
+    assert.deepEqual(await leavesColumn(), [no, yes, yes, no]);
+    await page.keyboard.press('ArrowDown'); // ntk → yarn: the note names the rescaled edges and 1/t = (0.1·ln 2 + 1)² = 1.143
+    await page.waitForSelector('.ropeext-note');
+    assert.match(await page.locator('.ropeext-note').textContent(), /1\.143/);
+    if (mode === 'http') await page.screenshot({ path: join(artifacts, `rope-extend-${lang}.png`), fullPage: true });
+
+    // The graded prediction: this learner's s and method, answered by keyboard.
+    const { s, method } = variantOf(learner);
+    const leaving = leavingByHand(method, s);
+    const want = leaving.length ? leaving : ['none'];
+    const q = page.locator('[data-question="which-pairs-leave"]');
+    assert.match(await q.textContent(), new RegExp(`s = ${s}`));
+    // First a wrong answer: exactly the pairs that stay.
+    const wrong = leaving.length ? ['p0', 'p1', 'p2', 'p3'].filter((p) => !leaving.includes(p)) : ['p1'];
+    await page.mouse.click(1, 1);
+    for (const ids of [wrong, want]) {
+      for (const id of ['p0', 'p1', 'p2', 'p3', 'none']) {
+        const box = q.locator(`input[value="${id}"]`);
+        if ((await box.isChecked()) !== ids.includes(id)) {
+          await tabTo(page, `[data-question="which-pairs-leave"] input[value="${id}"]`, 400);
+          await page.keyboard.press('Space');
+        }
+      }
+      await q.locator('.feedback').evaluate((el) => el.replaceChildren());
+      await tabTo(page, '[data-question="which-pairs-leave"] button[type="submit"]');
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => document.querySelector('[data-question="which-pairs-leave"] .feedback')?.textContent.length > 0);
+      const cls = await q.locator('.feedback').getAttribute('class');
+      if (ids === want) assert.match(cls, /correct/, `${method}, s = ${s}: ${want}`);
+      else assert.doesNotMatch(cls, /(^|\s)correct/);
+    }
+    // axe reads the stylesheets by XHR, which file:// refuses (as the other page tests, axe over http).
+    if (mode === 'http') assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(problems.console, []);
+    assert.deepEqual(problems.offOrigin, []);
+    assert.deepEqual(problems.csp, []);
+    await context.close();
+  });
+}
+
+for (const mode of ['http', 'file']) test(`${mode} en: Part 2 runs in the Worker by keyboard, matches poslab extend${mode === 'http' ? ', is kept when the student leaves and returns, and cancels' : ''}`, { timeout: 240000 }, async () => {
+  const { page, context, problems } = await openPage(lab, mode);
+  await gotoReady(page, `${lab.bases[mode]}?learner=ren#ex=rope-extend&lang=en`);
+  await page.waitForSelector('.extrun-results');
+  // One seed: choose it from the keyboard, then press Run.
+  await page.mouse.click(1, 1);
+  await tabTo(page, 'select[id$="run-seeds"]', 300);
+  await page.keyboard.press('ArrowUp'); // 2 seeds → 1 seed
+  await page.waitForFunction(() => document.querySelector('select[id$="run-seeds"]').value === '0');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Run the experiment');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => Number(document.querySelector('.extrun-results')?.closest('.widget, section, div')?.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow')) > 0 || document.querySelector('.extrun-table'), null, { timeout: 120000 });
+  await page.waitForSelector('.extrun-table', { timeout: 180000 });
+  const pageRows = await page.locator('.extrun-table tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.dataset.method, ...[...tr.querySelectorAll('td')].map((td) => td.textContent)]));
+  const native = spawnSync(cliPath, ['extend', '--seeds', '1'], { encoding: 'utf8' });
+  assert.equal(native.status, 0, native.stderr);
+  const j = JSON.parse(native.stdout);
+  for (const [method, zero, zeroSolved, ft, ftSolved] of pageRows) {
+    const c = (finetuned) => j.runs[0].curves.find((x) => x.method === method && x.finetuned === finetuned);
+    assert.equal(zero, c(false).meanExtrapolated.toFixed(2), `${method} zero-shot`);
+    assert.equal(zeroSolved, String(c(false).solvedUpTo));
+    assert.equal(ft, c(true).meanExtrapolated.toFixed(2), `${method} fine-tuned`);
+    assert.equal(ftSolved, String(c(true).solvedUpTo));
+  }
+  assert.equal(pageRows.length, 4);
+  assert.match(await page.locator('.extrun-verdict').textContent(), /plain RoPE reached/);
+  if (mode === 'file') {
+    assert.deepEqual(problems.console, []);
+    await context.close();
+    return;
+  }
+  await page.screenshot({ path: join(artifacts, 'rope-extend-run-en.png'), fullPage: true });
+  assert.deepEqual(await axeViolations(page), []);
+
+  // Leave for another exercise and come back: the run is shown again.
+  await gotoReady(page, `${lab.bases.http}?learner=ren#ex=alibi&lang=en`);
+  await gotoReady(page, `${lab.bases.http}?learner=ren#ex=rope-extend&lang=en`);
+  await page.waitForSelector('.extrun-table');
+  const rowsNow = () => page.locator('.extrun-table tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.dataset.method, ...[...tr.querySelectorAll('td')].map((td) => td.textContent)]));
+  assert.deepEqual(await rowsNow(), pageRows);
+  // A reload (the session is gone): the run comes back from sessionStorage.
+  await page.reload();
+  await page.waitForSelector('[data-exercise="rope-extend"][data-ready="true"]');
+  await page.waitForSelector('.extrun-table');
+  assert.match(await page.locator('.extrap-outcome').textContent(), /Your last run in this tab \(seeds 1\)/);
+  assert.deepEqual(await page.locator('.extrun-table tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.dataset.method, ...[...tr.querySelectorAll('td')].map((td) => td.textContent)])), pageRows);
+
+  // Cancel: start again and press Cancel as soon as it runs.
+  await page.locator('button.train-button').click();
+  await page.waitForFunction(() => !document.querySelector('.cancel-button')?.disabled);
+  await page.locator('button.cancel-button').click();
+  await page.waitForFunction(() => /Cancelled/.test(document.querySelector('.extrap-outcome')?.textContent ?? ''), null, { timeout: 60000 });
+  assert.deepEqual(problems.console, []);
+  assert.deepEqual(problems.csp, []);
+  await context.close();
+});

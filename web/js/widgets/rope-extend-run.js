@@ -1,0 +1,198 @@
+// RoPE context extension, Part 2: the miniature experiment in the page. The
+// core's ExtensionRun (the same as `poslab extend`) trains the tiny
+// Transformer with RoPE on n ≤ 8, then per method (none, PI, NTK-aware,
+// YaRN) tests every n ≤ 16 as trained and after 100 fine-tune steps at
+// n ≤ 16. Runs in the training Worker (trainer.js, job kind 'extend'), with
+// progress and cancel; the finished run is kept for this browser tab
+// (sessionStorage) so leaving and returning shows it again. The page only
+// averages the core's 0/1 exact match over seeds, and says so.
+import { h, errorBox, fmt } from '../dom.js';
+import { t } from '../i18n.js';
+import { lineplot } from './lineplot.js';
+import { startTraining, activeSession } from '../trainer.js';
+
+export const METHODS = ['none', 'pi', 'ntk', 'yarn'];
+const SEED_CHOICES = [[1], [1, 2], [1, 2, 3]];
+export const RUN = { steps: 400, trainMax: 8, testMax: 16, finetuneSteps: 100 };
+const STORE_KEY = 'poslab.rope-extend.run.v1';
+const MAX_STORED_CHARS = 200000;
+
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const name = (m) => t(`ropeext.method_${m}`);
+
+// A stored run, read back as hostile input: null unless it has the shape this widget writes.
+export function validRun(r) {
+  if (!r || typeof r !== 'object' || !Array.isArray(r.seeds) || !Array.isArray(r.results)) return null;
+  if (!r.seeds.length || r.seeds.length > 3 || r.results.length !== r.seeds.length) return null;
+  for (const x of r.results) {
+    if (!x || !Array.isArray(x.curves) || x.curves.length !== METHODS.length * 2) return null;
+    for (const c of x.curves) {
+      if (!METHODS.includes(c.method) || typeof c.finetuned !== 'boolean' || !Array.isArray(c.exactMatch)) return null;
+      if (c.exactMatch.length !== RUN.testMax || !c.exactMatch.every((v) => v === 0 || v === 1)) return null;
+      if (!Number.isInteger(c.solvedUpTo) || typeof c.meanExtrapolated !== 'number') return null;
+    }
+  }
+  return r;
+}
+
+function store() {
+  try {
+    return globalThis.sessionStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+export function saveRun(run) {
+  const text = JSON.stringify(run);
+  if (text.length > MAX_STORED_CHARS) return;
+  try {
+    store()?.setItem(STORE_KEY, text);
+  } catch {
+    /* full or refused: not kept */
+  }
+}
+export function loadRun() {
+  try {
+    const text = store()?.getItem(STORE_KEY);
+    return typeof text === 'string' && text.length <= MAX_STORED_CHARS ? validRun(JSON.parse(text)) : null;
+  } catch {
+    return null;
+  }
+}
+
+// Per method and fine-tune: the mean over seeds of meanExtrapolated, and each seed's largest n solved.
+export function summarize(run) {
+  const rows = [];
+  for (const finetuned of [false, true])
+    for (const m of METHODS) {
+      const cs = run.results.map((r) => r.curves.find((c) => c.method === m && c.finetuned === finetuned));
+      rows.push({ method: m, finetuned, mean: mean(cs.map((c) => c.meanExtrapolated)), solved: cs.map((c) => c.solvedUpTo), curve: Array.from({ length: RUN.testMax }, (_, i) => mean(cs.map((c) => c.exactMatch[i]))) });
+    }
+  return rows;
+}
+
+// The verdict from this run's numbers only: the best zero-shot method(s) past n = trainMax, against plain RoPE, and after the fine-tune.
+export function verdict(rows) {
+  const zero = rows.filter((r) => !r.finetuned);
+  const tuned = rows.filter((r) => r.finetuned);
+  const top = Math.max(...zero.map((r) => r.mean));
+  const best = zero.filter((r) => Math.abs(r.mean - top) < 1e-9).map((r) => name(r.method));
+  const none = zero.find((r) => r.method === 'none').mean;
+  const lines = [t('extrun.verdict_zero', { best: best.join(t('extrun.list_sep')), value: fmt(top, 2), none: fmt(none, 2), trainMax: RUN.trainMax, testMax: RUN.testMax })];
+  if (top <= none + 1e-9) lines.push(t('extrun.verdict_no_gain'));
+  const allSolved = tuned.every((r) => r.mean >= 1 - 1e-9);
+  lines.push(allSolved ? t('extrun.verdict_ft_all', { steps: RUN.finetuneSteps }) : t('extrun.verdict_ft_some', { steps: RUN.finetuneSteps, list: tuned.map((r) => `${name(r.method)} ${fmt(r.mean, 2)}`).join(t('extrun.list_sep')) }));
+  return lines;
+}
+
+export function mount(el, block, ctx) {
+  const id = block.id;
+  const w = { state: { seeds: SEED_CHOICES[1] }, result: null, error: null };
+  const seedsSelect = h('select', { id: `${id}-seeds` }, ...SEED_CHOICES.map((s, i) => h('option', { value: String(i), selected: i === 1 }, t('extrun.seeds_option', { n: s.length, list: s.join(', ') }))));
+  const runButton = h('button', { type: 'button', class: 'train-button' }, t('extrun.run'));
+  const cancelButton = h('button', { type: 'button', class: 'secondary cancel-button', disabled: true }, t('extrap.cancel'));
+  const bar = h('div', { class: 'progress-fill' });
+  const progress = h('div', { class: 'progress', role: 'progressbar', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': 0, 'aria-label': t('extrun.progress_label') }, bar);
+  const progressText = h('p', { class: 'progress-text' });
+  const statusBox = h('div', { class: 'extrap-status', hidden: true }, progress, progressText);
+  const outcome = h('p', { class: 'extrap-outcome', role: 'status', 'aria-live': 'polite' });
+  const results = h('div', { class: 'extrun-results' }, h('p', { class: 'muted' }, t('extrun.before_run')));
+  el.append(
+    h('p', { class: 'help' }, t('extrun.intro', RUN)),
+    h('div', { class: 'extrap-numbers' }, h('div', { class: 'control' }, h('label', { for: seedsSelect.id }, t('extrun.seeds')), seedsSelect), h('div', { class: 'extrap-buttons' }, runButton, cancelButton)),
+    statusBox,
+    outcome,
+    results,
+  );
+  seedsSelect.addEventListener('change', () => (w.state = { seeds: SEED_CHOICES[Number(seedsSelect.value)] }));
+
+  function show(run) {
+    const rows = summarize(run);
+    w.result = { rows, seeds: run.seeds };
+    const ns = Array.from({ length: RUN.testMax }, (_, i) => i + 1);
+    const plot = (finetuned) =>
+      lineplot(
+        rows.filter((r) => r.finetuned === finetuned).map((r) => ({ label: name(r.method), style: METHODS.indexOf(r.method), xs: ns, ys: r.curve })),
+        { caption: t(finetuned ? 'extrun.plot_ft' : 'extrun.plot_zero', { seeds: run.seeds.join(', '), steps: RUN.finetuneSteps }), xLabel: 'n', yLabel: t('extrun.exact'), yMin: 0, yMax: 1, xMin: 1, xMax: RUN.testMax, shade: { from: 1, to: RUN.trainMax, label: t('extrun.trained') } },
+      );
+    const table = h(
+      'div',
+      { class: 'table-scroll', tabindex: '0' },
+      h(
+        'table',
+        { class: 'data-table extrun-table' },
+        h('caption', {}, t('extrun.table_caption', { trainMax: RUN.trainMax, testMax: RUN.testMax })),
+        h('thead', {}, h('tr', {}, ...['method', 'zero', 'zero_solved', 'ft', 'ft_solved'].map((k) => h('th', { scope: 'col' }, t(`extrun.col_${k}`, { steps: RUN.finetuneSteps }))))),
+        h(
+          'tbody',
+          {},
+          ...METHODS.map((m) => {
+            const z = rows.find((r) => r.method === m && !r.finetuned);
+            const f = rows.find((r) => r.method === m && r.finetuned);
+            return h('tr', { 'data-method': m }, h('th', { scope: 'row' }, name(m)), h('td', {}, fmt(z.mean, 2)), h('td', {}, z.solved.join(', ')), h('td', {}, fmt(f.mean, 2)), h('td', {}, f.solved.join(', ')));
+          }),
+        ),
+      ),
+    );
+    results.replaceChildren(plot(false), plot(true), table, h('div', { class: 'extrun-verdict' }, h('h4', {}, t('extrun.verdict_title')), ...verdict(rows).map((line) => h('p', {}, line))));
+  }
+
+  let session = null;
+  function render(s) {
+    session = s;
+    const running = ['starting', 'running', 'cancelling'].includes(s.status);
+    runButton.disabled = running;
+    seedsSelect.disabled = running;
+    cancelButton.disabled = s.status !== 'running' && s.status !== 'starting';
+    statusBox.hidden = !running;
+    const p = s.progress;
+    const pct = p.stepsTotal ? Math.round((100 * p.stepsDone) / p.stepsTotal) : 0;
+    bar.style.width = `${pct}%`;
+    progress.setAttribute('aria-valuenow', String(pct));
+    progressText.textContent = t('extrun.progress', { done: p.stepsDone ?? 0, total: p.stepsTotal ?? 0, seed: p.seed ?? s.options.seeds[0] });
+    if (s.status === 'done') {
+      const run = { seeds: s.options.seeds, results: s.results.map((r) => ({ seed: r.seed, curves: r.curves })) };
+      if (validRun(run)) {
+        saveRun(run);
+        show(run);
+      }
+      outcome.textContent = t('extrun.done', { seconds: fmt(s.seconds, 1) });
+    } else if (s.status === 'cancelled') outcome.textContent = t('extrun.cancelled');
+    else if (s.status === 'error') {
+      w.error = s.error;
+      results.replaceChildren(errorBox(s.error));
+      outcome.textContent = '';
+    } else outcome.textContent = s.status === 'cancelling' ? t('extrun.cancelling') : '';
+  }
+  const attach = (s) => s.subscribe(render, () => el.isConnected);
+
+  runButton.addEventListener('click', () => {
+    let s;
+    try {
+      s = startTraining({ kind: 'extend', seeds: w.state.seeds, methods: METHODS, ...RUN }, { core: ctx.core });
+    } catch (e) {
+      outcome.textContent = t('extrun.busy');
+      return;
+    }
+    attach(s);
+    render(s);
+  });
+  cancelButton.addEventListener('click', () => session?.cancel());
+
+  w.update = async () => {
+    const s = activeSession();
+    if (s && s.options.kind === 'extend' && s !== session) {
+      attach(s);
+      render(s);
+      return;
+    }
+    if (!session) {
+      const kept = loadRun();
+      if (kept) {
+        show(kept);
+        outcome.textContent = t('extrun.restored', { seeds: kept.seeds.join(', ') });
+      }
+    }
+  };
+  return w;
+}

@@ -1,0 +1,124 @@
+// RoPE context extension, Part 1: where do the angles go? For every pair i
+// the angle m·θ'ᵢ mod 2π over positions 0 … s·L under a method (none, PI,
+// NTK-aware, YaRN, a larger base), the trained range 0 … L marked and the
+// angles never seen in training hatched. Every number is the core's
+// ropeAngleMap; the page only draws it. Instant: no training.
+import { h, errorBox, fmt } from '../dom.js';
+import { t } from '../i18n.js';
+import { viridis } from './heatmap.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const METHODS = ['none', 'pi', 'ntk', 'yarn', 'base'];
+const WIDTHS = [4, 8, 16, 32];
+const BASES = [100, 10000];
+const SCALES = [1.5, 2, 3, 4, 8];
+
+function s(tag, attrs) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  return el;
+}
+
+let counter = 0;
+
+// The picture: columns positions 0 … N, rows pairs; colour = angle (0 … 2π);
+// unseen angles hatched; a line at L.
+function picture(map, id) {
+  const { pairs, positions, trainedLength: L } = map;
+  const cell = Math.max(1, Math.min(12, Math.floor(640 / positions)));
+  const rowH = Math.max(8, Math.min(22, Math.floor(220 / pairs)));
+  const pad = { l: 44, t: 8, b: 30, r: 8 };
+  const W = pad.l + positions * cell + pad.r;
+  const H = pad.t + pairs * rowH + pad.b;
+  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, width: W, class: 'ropeext-svg', role: 'img', 'aria-label': t('ropeext.aria', { pairs, positions, L, leaving: map.leaves.filter(Boolean).length }) });
+  const defs = s('defs', {});
+  const pattern = s('pattern', { id: `${id}-hatch`, width: 4, height: 4, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' });
+  pattern.append(s('rect', { width: 4, height: 4, fill: '#ffffff' }), s('line', { x1: 0, y1: 0, x2: 0, y2: 4, stroke: '#D55E00', 'stroke-width': 3 }));
+  defs.append(pattern);
+  svg.append(defs);
+  for (let i = 0; i < pairs; i++) {
+    const y = pad.t + i * rowH;
+    const label = s('text', { x: pad.l - 4, y: y + rowH / 2 + 4, 'text-anchor': 'end', class: 'lp-tick' });
+    label.textContent = `i=${i}`;
+    svg.append(label);
+    for (let m = 0; m < positions; m++) {
+      const k = m * pairs + i;
+      const unseen = map.unseen[k] === 1;
+      const fill = unseen ? `url(#${id}-hatch)` : viridis(map.angles[k] / (2 * Math.PI)).css;
+      svg.append(s('rect', { x: pad.l + m * cell, y, width: cell, height: rowH - 1, fill }));
+    }
+  }
+  const xL = pad.l + (L + 1) * cell;
+  svg.append(s('line', { x1: xL, y1: pad.t - 4, x2: xL, y2: pad.t + pairs * rowH + 4, stroke: '#000', 'stroke-width': 2 }));
+  for (const [x, text] of [[pad.l, '0'], [xL, `L=${L}`], [pad.l + positions * cell, String(positions - 1)]]) {
+    const tx = s('text', { x, y: H - 8, 'text-anchor': 'middle', class: 'lp-tick' });
+    tx.textContent = text;
+    svg.append(tx);
+  }
+  return svg;
+}
+
+function select(id, label, values, value, show = String) {
+  const el = h('select', { id }, ...values.map((v) => h('option', { value: String(v), selected: String(v) === String(value) }, show(v))));
+  return { el, row: h('div', { class: 'clock-control' }, h('label', { for: id }, label), el) };
+}
+
+export function mount(el, block, ctx) {
+  const id = `${block.id}-${++counter}`;
+  const w = { state: { d: 8, base: 10000, L: 16, s: 2, method: 'none' }, result: null, error: null };
+  const d = select(`${id}-d`, t('ropeext.d'), WIDTHS, w.state.d);
+  const base = select(`${id}-base`, t('ropeext.base'), BASES, w.state.base);
+  const scale = select(`${id}-s`, t('ropeext.s'), SCALES, w.state.s);
+  const method = select(`${id}-method`, t('ropeext.method'), METHODS, w.state.method, (m) => t(`ropeext.method_${m}`));
+  const lengthInput = h('input', { type: 'range', id: `${id}-L`, min: 4, max: 64, step: 1, value: w.state.L, class: 'clock-slider' });
+  const lengthOut = h('output', { for: `${id}-L`, class: 'clock-out' }, String(w.state.L));
+  const body = h('div', { class: 'ropeext-body' });
+  el.append(
+    h('div', { class: 'ropeext-controls' }, d.row, base.row, h('div', { class: 'clock-control' }, h('label', { for: `${id}-L` }, t('ropeext.L')), lengthInput, lengthOut), scale.row, method.row),
+    body,
+  );
+  const read = () => {
+    w.state = { d: Number(d.el.value), base: Number(base.el.value), L: Number(lengthInput.value), s: Number(scale.el.value), method: method.el.value };
+    lengthOut.textContent = lengthInput.value;
+    w.update();
+  };
+  for (const c of [d.el, base.el, scale.el, method.el]) c.addEventListener('change', read);
+  lengthInput.addEventListener('input', read);
+  w.update = async () => {
+    const st = w.state;
+    try {
+      const map = await ctx.core.call('ropeAngleMap', { d: st.d, base: st.base, trainedLength: st.L, s: st.s, method: st.method });
+      w.error = null;
+      w.result = { leaves: map.leaves.slice(), logitScale: map.logitScale };
+      const leaving = map.leaves.map((b, i) => (b ? i : -1)).filter((i) => i >= 0);
+      const rows = Array.from({ length: map.pairs }, (_, i) =>
+        h('tr', {}, h('th', { scope: 'row' }, String(i)), h('td', {}, fmt(map.original[i], 5)), h('td', {}, fmt(map.theta[i], 5)), h('td', {}, fmt(map.trainedSpan[i], 3)), h('td', {}, fmt(map.maxAngle[i], 3)), h('td', { class: map.leaves[i] ? 'ropeext-leaves' : '' }, t(map.leaves[i] ? 'ropeext.yes' : 'ropeext.no'))),
+      );
+      const notes = [];
+      if (st.method === 'ntk') notes.push(t('ropeext.note_ntk', { base: fmt(map.baseUsed, 0) }));
+      if (st.method === 'yarn') notes.push(t('ropeext.note_yarn', { alpha: fmt(map.alpha, 2), beta: fmt(map.beta, 2), scale: fmt(map.logitScale, 3) }));
+      if (st.method === 'base') notes.push(t('ropeext.note_base', { base: fmt(map.baseUsed, 0) }));
+      body.replaceChildren(
+        h('figure', { class: 'ropeext-figure' }, h('figcaption', {}, t('ropeext.caption', { L: st.L, N: map.positions - 1 })), h('div', { class: 'hm-scroll', tabindex: '0' }, picture(map, id)), h('p', { class: 'ropeext-legend' }, t('ropeext.legend'))),
+        h('p', { class: 'ropeext-summary' }, leaving.length ? t('ropeext.leaving', { pairs: leaving.join(', ') }) : t('ropeext.none_leaving')),
+        ...notes.map((n) => h('p', { class: 'ropeext-note' }, n)),
+        h(
+          'div',
+          { class: 'table-scroll', tabindex: '0' },
+          h(
+            'table',
+            { class: 'data-table ropeext-table' },
+            h('caption', {}, t('ropeext.table_caption')),
+            h('thead', {}, h('tr', {}, ...['pair', 'theta', 'theta_scaled', 'span', 'reach', 'leaves'].map((k) => h('th', { scope: 'col' }, t(`ropeext.col_${k}`))))),
+            h('tbody', {}, ...rows),
+          ),
+        ),
+      );
+    } catch (e) {
+      w.error = e;
+      w.result = null;
+      body.replaceChildren(errorBox(e));
+    }
+  };
+  return w;
+}
