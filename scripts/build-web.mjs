@@ -5,6 +5,8 @@
 //   index.html, boot.js (starts the wasm's download before app.js, IIFE),
 //   app.js (the page, IIFE), worker.js (the Web Worker, IIFE),
 //   train-worker.js (the training Web Worker of "train short, test long", IIFE),
+//   py-runtime.js + code-editor.js (code questions only: the Python sandbox and
+//   the CodeMirror editor, loaded on demand), py-worker.js (the sandbox, for Node),
 //   style.css, katex/ (CSS + fonts, local).
 // app.js also carries both Workers' code as text: from file:// the page makes
 // its Workers from blob: URLs (web/js/core-loader.js).
@@ -17,6 +19,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadExercises } from '../web/js/exercise-loader.mjs';
+import { buildPythonWorker } from './build-python.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -76,6 +79,13 @@ try {
     writeFileSync(join(dist, name), workerSources[name]);
   }
   await build({ ...common, entryPoints: [join(web, 'js', 'boot.js')], outfile: join(dist, 'boot.js') });
+  // Code questions: loaded by the page only when one is shown (web/js/python/py-client.js).
+  // py-runtime.js carries the sandbox Worker's source (MicroPython's wasm inlined)
+  // as a string for a blob: Worker; py-worker.js is the same script, for Node.
+  const pyWorker = await buildPythonWorker();
+  writeFileSync(join(dist, 'py-worker.js'), pyWorker);
+  writeFileSync(join(dist, 'py-runtime.js'), `globalThis.__poslabPyWorkerSource=${JSON.stringify(pyWorker)};\n`);
+  await build({ ...common, entryPoints: [join(web, 'js', 'python', 'code-editor.js')], outfile: join(dist, 'code-editor.js') });
   await build({
     ...common,
     entryPoints: [join(web, 'js', 'main.js')],
