@@ -82,7 +82,7 @@ async function rerun(sub, statuses) {
       const n = runs.get(q.id) ?? 0;
       if (n >= MAX_RUNS_PER_QUESTION) continue;  // poslab grade does not grade past 200 either
       runs.set(q.id, n + 1);
-      if (!a.answer || typeof a.answer !== 'object' || typeof a.answer.code !== 'string' || a.answer.code.length > 20000) {
+      if (!a.answer || typeof a.answer !== 'object' || typeof a.answer.code !== 'string' || a.answer.code.length > 10000) {
         tally.not_code = (tally.not_code ?? 0) + 1;  // left as it is: the core calls it malformed
         continue;
       }

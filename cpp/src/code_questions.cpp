@@ -459,7 +459,7 @@ AttemptResult check_code_attempt(const json& q, const json& answer, const json& 
     };
     if (!answer.is_object() || !answer.contains("code") || !answer["code"].is_string())
         return malformed("a code answer is {code, status, results}");
-    if (answer["code"].get<std::string>().size() > 20000) return malformed("the code is longer than 20000 bytes");
+    if (answer["code"].get<std::string>().size() > 40000) return malformed("the code is longer than 10000 characters");
     const std::string status = answer.value("status", "");
     static const std::vector<std::string> kStatuses = {"ok", "timeout", "syntax_error", "load_error", "no_function",
                                                       "memory", "crashed", "blocked"};

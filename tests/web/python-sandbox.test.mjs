@@ -67,3 +67,8 @@ test('a huge allocation raises MemoryError inside the sandbox', async () => {
   const grow = await runPython({ code: 'def f():\n  x = []\n  while True:\n    x.append([0] * 1000)\n', fn: 'f', cases: [[]], timeLimitMs: 3000 });
   assert.ok(grow.status === 'timeout' || grow.results[0].error === 'MemoryError', JSON.stringify(grow).slice(0, 200));
 });
+
+test('a result too large or too deep for the attempt store is refused per case', async () => {
+  const r = await runPython({ code: 'def f(k):\n  return [[[[[[1]]]]]] if k else [0] * 5000\n', fn: 'f', cases: [[0], [1]] });
+  assert.deepEqual(r.results.map((x) => x.error), ['ResultTooLarge', 'ResultTooLarge']);
+});

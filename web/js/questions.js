@@ -429,7 +429,8 @@ export function explain(block, ctx) {
 // core grades the results (checkAttempt): which case failed and how, or the
 // named mistake — never the hidden expected values. The attempt kept is
 // {code, status, results, message}; scripts/grade-code.mjs re-runs the code.
-const CODE_MAX = 20000;
+// The attempt store keeps strings up to 10000 characters (attempt-store.js).
+const CODE_MAX = 10000;
 function describeArgs(block, args) {
   return block.params.map((p, i) => `${p}=${JSON.stringify(args[i])}`).join(', ').slice(0, 300);
 }

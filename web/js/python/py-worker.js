@@ -54,6 +54,10 @@ function probe() {
   return out;
 }
 
+// Per case: at most MAX_VALUES values (numbers and lists) and 4 levels of
+// lists, so that an attempt always fits the attempt store's limits
+// (web/js/grading/attempt-store.js: 10000 nodes, depth 8).
+const MAX_VALUES = 1500;
 const HARNESS = String.raw`
 import json as _poslab_json
 def _poslab_setup():
@@ -72,10 +76,13 @@ def _poslab_setup():
 _poslab_trace = _poslab_setup()
 del _poslab_setup
 
-def _poslab_conv(v, budget):
+class _PoslabTooBig(Exception):
+    pass
+
+def _poslab_conv(v, budget, depth=0):
     budget[0] -= 1
-    if budget[0] < 0:
-        raise ValueError('the result has more than 100000 values')
+    if budget[0] < 0 or depth > 4:
+        raise _PoslabTooBig()
     t = type(v)
     if t is bool or v is None:
         return {'type': 'bool' if t is bool else 'None', 'repr': repr(v)}
@@ -86,7 +93,7 @@ def _poslab_conv(v, budget):
             return {'type': 'float', 'repr': repr(v)}
         return v
     if t is list or t is tuple:
-        return [_poslab_conv(e, budget) for e in v]
+        return [_poslab_conv(e, budget, depth + 1) for e in v]
     return {'type': t.__name__}
 
 def _poslab_run(src, fn_name, cases_text):
@@ -106,9 +113,11 @@ def _poslab_run(src, fn_name, cases_text):
     for args in _poslab_json.loads(cases_text):
         try:
             v = f(*args)
-            results.append({'ok': True, 'value': _poslab_conv(v, [100000])})
+            results.append({'ok': True, 'value': _poslab_conv(v, [MAX_VALUES])})
+        except _PoslabTooBig:
+            results.append({'ok': False, 'error': 'ResultTooLarge', 'message': 'more than MAX_VALUES values, or lists nested more than 4 deep'})
         except BaseException as e:
-            results.append({'ok': False, 'error': type(e).__name__, 'message': str(e)[:300], 'trace': _poslab_trace(e)})
+            results.append({'ok': False, 'error': type(e).__name__, 'message': str(e)[:300], 'trace': _poslab_trace(e)[-600:]})
     return _poslab_json.dumps({'status': 'ok', 'results': results})
 `;
 
@@ -123,7 +132,7 @@ function write(line) {
 async function start() {
   const t0 = performance.now();
   mp = await loadMicroPython({ wasmBinary, heapsize: HEAP_BYTES, stdout: write, stderr: write });
-  mp.runPython(HARNESS);
+  mp.runPython(HARNESS.replaceAll('MAX_VALUES', String(MAX_VALUES)));
   return performance.now() - t0;
 }
 
