@@ -196,6 +196,36 @@ export interface AttemptResult {
   message: string;
   /** A matched known mistake's or a wrong choice's explanation. */
   feedback: Text | null;
+  /** Code questions: how the run went. A hidden case's expected values are never in it. */
+  detail?: CodeDetail;
+}
+
+/** A code question's result (answer: {code, status, results?, message?}). */
+export interface CodeDetail {
+  /** The run stopped before any case (timeout, syntax_error, load_error, no_function, memory, crashed, blocked). */
+  kind?: string;
+  message?: string;
+  passed?: number;
+  total?: number;
+  /** The first failing hidden case: its arguments and how it failed. */
+  failed?: CodeCaseVerdict & { case: number; args: unknown[] };
+  /** The named mistake the results match (e.g. sin_cos_swapped). */
+  mistake?: string;
+}
+
+export interface CodeCaseVerdict {
+  ok: boolean;
+  /** shape · type · value · exception · no_raise · wrong_exception */
+  kind?: string;
+  /** Index path of the first difference, e.g. [2, 3]. */
+  at?: number[];
+  expected_len?: number;
+  got_len?: number;
+  got?: unknown;
+  want?: string;
+  error?: string;
+  /** Visible cases only (codeRun). */
+  expected?: unknown;
 }
 
 export interface Attempt {
@@ -299,6 +329,8 @@ export interface PositionLab extends PositionLabTraining, PositionLabBench {
   alibiBias(options: { length: number; heads: number }): { bias: Matrix; slopes: number[] };
   /** Any function above by name, over plain JSON (matrices' data as number arrays). */
   callCore(options: { call: 'superposition'; args?: SuperpositionOptions }): { rows: SuperpositionRow[] };
+  /** A code exercise's function as the core computes it, or a named mistake's version (mistake: e.g. 'sin_cos_swapped'). */
+  callCore(options: { call: 'codeReference'; args: { function: string; args: unknown[]; mistake?: string } }): unknown;
   callCore(options: { call: string; args?: unknown }): unknown;
   contentHash(options: { exercise: Exercise }): string;
   /** seed = 32-bit hash of (learner, exercise id, content hash); variant drawn from it.
@@ -310,6 +342,8 @@ export interface PositionLab extends PositionLabTraining, PositionLabBench {
   /** The file's max_attempts and credit rule, for the page to show before an attempt. */
   attemptStatus(options: { exercise: Exercise; question: string; made: number }): AttemptStatus;
   checkAttempt(options: CheckAttemptOptions): AttemptResult;
+  /** "Run": a code question's visible cases (the file's `cases`), compared with the core's values, which are shown. */
+  codeRun(options: { exercise: Exercise; question: string; results: unknown[] }): { passed: number; total: number; cases: CodeCaseVerdict[] };
   gradeExercise(options: { exercise: Exercise; seed: number; attempts: Attempt[] }): ExerciseGrade;
   unlockedHints(options: { exercise: Exercise; question: string; wrong: number }): Text[];
   /** Rotates the pairs of `vector` as RoPE does at `position`. */
