@@ -17,7 +17,14 @@ after(async () => {
   await lab?.close();
 });
 
-const inEditorOf = (page, id) => page.evaluate((qid) => !!document.activeElement?.closest(`[data-question="${qid}"] .cm-content`), id);
+// The editor lives in a shadow root (web/js/python/code-editor.js): the
+// document's activeElement is its host, and the host's shadow root holds the focus.
+const inEditorOf = (page, id) =>
+  page.evaluate((qid) => {
+    const a = document.activeElement;
+    return !!a?.matches(`[data-question="${qid}"] .code-editor`) && !!a.shadowRoot?.activeElement?.classList.contains('cm-content');
+  }, id);
+const inAnyEditor = (page) => page.evaluate(() => !!document.activeElement?.shadowRoot?.activeElement?.classList.contains('cm-content'));
 
 // Tab from the top until the focus is in question `id`'s editor; other
 // editors are left as a keyboard user leaves them: Esc, then Tab.
@@ -25,7 +32,7 @@ async function tabIntoEditor(page, id) {
   for (let i = 0; i < 300; i++) {
     await page.keyboard.press('Tab');
     if (await inEditorOf(page, id)) return;
-    if (await page.evaluate(() => !!document.activeElement?.closest('.cm-content'))) await page.keyboard.press('Escape');
+    if (await inAnyEditor(page)) await page.keyboard.press('Escape');
   }
   throw new Error(`could not reach the editor of ${id} by Tab`);
 }

@@ -467,13 +467,12 @@ export function code(block, ctx) {
   const note = h('p', { class: 'muted code-keys', id: `${block.id}-keys` }, t('code.keys'));
   const host = h('div', { class: 'code-editor', id: editorId });
   const loading = h('p', { class: 'muted' }, t('code.loading_editor'));
-  host.append(loading);
   const runBtn = h('button', { type: 'button', class: 'code-run' }, t('code.run'));
   const checkBtn = h('button', { type: 'button', class: 'code-check' }, t('code.check'));
   const resetBtn = h('button', { type: 'button', class: 'code-reset secondary' }, t('code.reset'));
   const runOut = h('div', { class: 'code-results', role: 'status', 'aria-live': 'polite' });
   const costLine = h('p', { class: 'cost', hidden: true });
-  const form = h('div', { class: 'answer-form code-form' }, h('p', { class: 'code-label', id: `${block.id}-label` }, t('code.editor_label', { fn: block.function })), host, note, h('div', { class: 'inline' }, runBtn, checkBtn, resetBtn), costLine);
+  const form = h('div', { class: 'answer-form code-form' }, h('p', { class: 'code-label', id: `${block.id}-label` }, t('code.editor_label', { fn: block.function })), loading, host, note, h('div', { class: 'inline' }, runBtn, checkBtn, resetBtn), costLine);
   el.append(form, runOut, feedback);
   let attempts = ctx.attemptsMade?.(block.id) ?? 0;
   const before = ctx.restored?.(block.id) ?? progress.answers(ctx.exercise.id, block.id).at(-1);
@@ -481,7 +480,7 @@ export function code(block, ctx) {
   let ed = null;
   const current = () => (ed ? ed.get() : text);
   loadEditor().then((E) => {
-    ed = E.create({ parent: host, doc: text, label: t('code.editor_label', { fn: block.function }), describedBy: `${block.id}-keys`, onChange: (v) => ctx.draft?.(block.id, { code: v }) });
+    ed = E.create({ host, doc: text, label: t('code.editor_label', { fn: block.function }), description: t('code.keys'), onChange: (v) => ctx.draft?.(block.id, { code: v }) });
     loading.remove();
   }, (err) => loading.replaceWith(errorBox(err)));
   const busy = (on) => {

@@ -1,9 +1,13 @@
 // The code editor (CodeMirror 6 with its Python mode), built into its own
 // script (dist/code-editor.js) and loaded only on a page with a code question.
 // Tab indents (indentWithTab); Esc, then Tab, moves the focus out of the
-// editor (CodeMirror's own escape from tab trapping). CodeMirror keeps its
-// styles in constructed style sheets (adoptedStyleSheets), which the page's
-// CSP (style-src-elem 'self') does not block; EditorView.cspNonce is not needed.
+// editor (CodeMirror's own escape from tab trapping).
+//
+// The page's CSP allows no inline <style> (style-src-elem 'self'), and
+// CodeMirror writes its styles into a <style> element when it lives in the
+// document. So the editor lives in a shadow root: there CodeMirror puts its
+// styles into a constructed style sheet (adoptedStyleSheets), which the CSP
+// does not govern, and nothing is loosened (no nonce, no 'unsafe-inline').
 import { basicSetup } from 'codemirror';
 import { EditorView, keymap } from '@codemirror/view';
 import { EditorState } from '@codemirror/state';
@@ -11,10 +15,26 @@ import { indentWithTab } from '@codemirror/commands';
 import { indentUnit } from '@codemirror/language';
 import { python } from '@codemirror/lang-python';
 
+const theme = EditorView.theme({
+  '&': { maxHeight: '28rem', fontSize: '0.92rem', backgroundColor: '#fff' },
+  '&.cm-focused': { outline: '3px solid #1f5fa8', outlineOffset: '1px' },
+  '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' },
+  '.cm-gutters': { backgroundColor: '#f4f6f9', color: '#4a5566' },
+});
+
 globalThis.__poslabCodeEditor = {
-  create({ parent, doc, label, describedBy, onChange }) {
+  // host: an element of the page; label: the editor's accessible name;
+  // description: read after it (how to leave the editor).
+  create({ host, doc, label, description, onChange }) {
+    const root = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
+    const note = document.createElement('span');
+    note.id = 'keys';
+    note.hidden = true;
+    note.textContent = description ?? '';
+    root.append(note);
     const view = new EditorView({
-      parent,
+      root,
+      parent: root,
       state: EditorState.create({
         doc,
         extensions: [
@@ -24,7 +44,8 @@ globalThis.__poslabCodeEditor = {
           indentUnit.of('    '),
           EditorState.tabSize.of(4),
           EditorView.lineWrapping,
-          EditorView.contentAttributes.of({ 'aria-label': label, ...(describedBy ? { 'aria-describedby': describedBy } : {}) }),
+          theme,
+          EditorView.contentAttributes.of({ 'aria-label': label, 'aria-describedby': 'keys' }),
           EditorView.updateListener.of((u) => {
             if (u.docChanged && onChange) onChange(u.state.doc.toString());
           }),
