@@ -388,7 +388,8 @@ json code_cases(const json& q, std::uint32_t seed) {
         for (long long k = 0; k < count_v.get<long long>(); ++k) {
             if (++n > kMaxHiddenCases) throw file_error(id + ": at most " + std::to_string(kMaxHiddenCases) + " hidden cases");
             std::map<std::string, long long> sizes;
-            for (const auto& [name, spec] : group.value("sizes", json::object()).items())
+            const json size_specs = group.value("sizes", json::object());  // kept alive for items()
+            for (const auto& [name, spec] : size_specs.items())
                 sizes[name] = draw_size(spec, rng, at + ".sizes." + name);
             json args = json::array();
             const json arg_specs = group.value("args", json::array());
