@@ -286,7 +286,7 @@ long long draw_size(const json& spec, Rng& rng, const std::string& at) {
         if (!c.is_number_integer()) throw file_error(at + ": choice holds whole numbers");
         return c.get<long long>();
     }
-    throw file_error(at + ": a size is [min, max], {even: [min, max]}, {odd: [min, max]} or {choice: [...]}");
+    throw file_error(at + ": a size is [min, max], {even: [min, max]}, {odd: [min, max]} or {choice: [...]}, got " + spec.dump());
 }
 
 json draw_numbers(const std::vector<long long>& dims, std::size_t k, double lo, double hi, Rng& rng) {
