@@ -58,8 +58,9 @@ for (const mode of ['http', 'file']) {
     assert.equal(await page.evaluate(() => document.activeElement?.className), 'code-run');
     await page.keyboard.press('Enter');
     const results = page.locator('[data-question="causal-mask"] .code-results');
-    await page.waitForFunction(() => /2/.test(document.querySelector('[data-question="causal-mask"] .code-results table')?.textContent ?? ''), null, { timeout: 60000 });
-    assert.match(await results.innerText(), mode === 'http' ? /例 2 件のうち 2 件が一致しました/ : /2 件が一致/);
+    await page.waitForSelector('[data-question="causal-mask"] .code-results table', { timeout: 60000 });
+    assert.match(await results.innerText(), /例 2 件のうち 2 件が一致しました/);
+    assert.match(await results.innerText(), /causal_mask\(seq_len=3\)\s+\[\[1,0,0\],\[1,1,0\],\[1,1,1\]\]/);
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement?.className), 'code-check');
     await page.keyboard.press('Enter');

@@ -483,6 +483,11 @@ export function code(block, ctx) {
     ed = E.create({ host, doc: text, label: t('code.editor_label', { fn: block.function }), description: t('code.keys'), onChange: (v) => ctx.draft?.(block.id, { code: v }) });
     loading.remove();
   }, (err) => loading.replaceWith(errorBox(err)));
+  // Like show(), keeping the results box's own class.
+  const showRun = (cls, ...children) => {
+    show(runOut, cls, ...children);
+    runOut.className = `code-results ${cls}`;
+  };
   const busy = (on) => {
     runBtn.disabled = checkBtn.disabled = on;
     el.classList.toggle('running', on);
@@ -500,12 +505,12 @@ export function code(block, ctx) {
     const src = current();
     if (tooLong(src)) return;
     busy(true);
-    show(runOut, 'running', h('p', {}, t('code.running')));
+    showRun('running', h('p', {}, t('code.running')));
     try {
       const cases = block.cases.map((c) => c.args);
       const r = await runPython({ code: src, fn: block.function, cases, timeLimitMs: limit });
       if (r.status !== 'ok') {
-        show(runOut, 'incorrect', h('p', {}, runStatusText(block, r)), ...outputBlock(r));
+        showRun('incorrect', h('p', {}, runStatusText(block, r)), ...outputBlock(r));
         return;
       }
       const verdict = await ctx.core.call('codeRun', { exercise: ctx.data, question: block.id, results: r.results });
@@ -516,15 +521,14 @@ export function code(block, ctx) {
         const want = block.cases[i].raises ? t('code.raises', { error: block.cases[i].raises }) : JSON.stringify(c.expected);
         return h('tr', { class: c.ok ? 'ok' : 'bad' }, h('td', {}, c.ok ? '✓' : '✗', h('span', { class: 'sr-only' }, c.ok ? t('code.case_ok') : t('code.case_bad'))), h('td', {}, h('code', {}, `${block.function}(${args})`)), h('td', {}, h('code', { class: 'clip' }, got.slice(0, 400))), h('td', {}, h('code', { class: 'clip' }, String(want).slice(0, 400))), h('td', {}, c.ok ? '' : failureText(block, c)));
       });
-      show(
-        runOut,
+      showRun(
         verdict.passed === verdict.total ? 'correct' : 'incorrect',
         h('p', {}, t('code.run_summary', { passed: verdict.passed, total: verdict.total })),
         h('div', { class: 'table-scroll', tabindex: '0' }, h('table', { class: 'code-table' }, h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), h('th', { scope: 'col' }, t('code.col_call')), h('th', { scope: 'col' }, t('code.col_got')), h('th', { scope: 'col' }, t('code.col_want')), h('th', { scope: 'col' }, t('code.col_why')))), h('tbody', {}, ...rows))),
         ...outputBlock(r),
       );
     } catch (err) {
-      show(runOut, 'error', errorBox(err));
+      showRun('error', errorBox(err));
     } finally {
       busy(false);
     }

@@ -8,12 +8,27 @@
 // document. So the editor lives in a shadow root: there CodeMirror puts its
 // styles into a constructed style sheet (adoptedStyleSheets), which the CSP
 // does not govern, and nothing is loosened (no nonce, no 'unsafe-inline').
-import { basicSetup } from 'codemirror';
-import { EditorView, keymap } from '@codemirror/view';
+import { EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection, highlightSpecialChars } from '@codemirror/view';
 import { EditorState } from '@codemirror/state';
-import { indentWithTab } from '@codemirror/commands';
-import { indentUnit } from '@codemirror/language';
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { indentUnit, indentOnInput, bracketMatching, syntaxHighlighting, defaultHighlightStyle } from '@codemirror/language';
 import { python } from '@codemirror/lang-python';
+
+// CodeMirror's basicSetup less what gets in a learner's way: no completion
+// pop-up (Esc would close it instead of letting Tab leave the editor), no
+// automatic closing brackets (typed text stays what was typed), no search panel.
+const setup = [
+  lineNumbers(),
+  highlightActiveLineGutter(),
+  highlightSpecialChars(),
+  history(),
+  drawSelection(),
+  indentOnInput(),
+  syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+  bracketMatching(),
+  highlightActiveLine(),
+  keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
+];
 
 const theme = EditorView.theme({
   '&': { maxHeight: '28rem', fontSize: '0.92rem', backgroundColor: '#fff' },
@@ -38,8 +53,7 @@ globalThis.__poslabCodeEditor = {
       state: EditorState.create({
         doc,
         extensions: [
-          basicSetup,
-          keymap.of([indentWithTab]),
+          setup,
           python(),
           indentUnit.of('    '),
           EditorState.tabSize.of(4),
