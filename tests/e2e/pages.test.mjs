@@ -17,10 +17,10 @@ after(async () => {
   await lab?.close();
 });
 
-test('the ten exercises are bundled in the blog order (train short, test long right after the 1024 wall)', () => {
+test('the eleven exercises are bundled in the blog order (train short, test long right after the 1024 wall; writing the code last)', () => {
   assert.deepEqual(
     exercises.map((e) => e.id),
-    ['reorder', 'formula', 'hand-calc', 'add-position', 'causal-mask', 'wall-1024', 'train-short-test-long', 'rope', 'alibi', 'check'],
+    ['reorder', 'formula', 'hand-calc', 'add-position', 'causal-mask', 'wall-1024', 'train-short-test-long', 'rope', 'alibi', 'check', 'write-the-code'],
   );
 });
 
