@@ -1,7 +1,8 @@
 // Bundles the Python sandbox (web/js/python/py-worker.js, MicroPython's
 // wasm inlined) into one script text. Used by scripts/build-web.mjs
 // (dist/py-runtime.js, loaded by the page only on a code exercise) and by
-// scripts/grade-code.mjs (dist/py-worker.js, run in a worker_threads Worker).
+// scripts/py-sandbox.mjs (the re-grade's worker_threads Worker), so both
+// run the very same code.
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -6,7 +6,7 @@
 //   app.js (the page, IIFE), worker.js (the Web Worker, IIFE),
 //   train-worker.js (the training Web Worker of "train short, test long", IIFE),
 //   py-runtime.js + code-editor.js (code questions only: the Python sandbox and
-//   the CodeMirror editor, loaded on demand), py-worker.js (the sandbox, for Node),
+//   the CodeMirror editor, loaded on demand),
 //   style.css, katex/ (CSS + fonts, local).
 // app.js also carries both Workers' code as text: from file:// the page makes
 // its Workers from blob: URLs (web/js/core-loader.js).
@@ -81,9 +81,8 @@ try {
   await build({ ...common, entryPoints: [join(web, 'js', 'boot.js')], outfile: join(dist, 'boot.js') });
   // Code questions: loaded by the page only when one is shown (web/js/python/py-client.js).
   // py-runtime.js carries the sandbox Worker's source (MicroPython's wasm inlined)
-  // as a string for a blob: Worker; py-worker.js is the same script, for Node.
+  // as a string for a blob: Worker (scripts/py-sandbox.mjs builds the same for Node).
   const pyWorker = await buildPythonWorker();
-  writeFileSync(join(dist, 'py-worker.js'), pyWorker);
   writeFileSync(join(dist, 'py-runtime.js'), `globalThis.__poslabPyWorkerSource=${JSON.stringify(pyWorker)};\n`);
   await build({ ...common, entryPoints: [join(web, 'js', 'python', 'code-editor.js')], outfile: join(dist, 'code-editor.js') });
   await build({
