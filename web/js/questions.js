@@ -431,6 +431,11 @@ export function explain(block, ctx) {
 // {code, status, results, message}; scripts/grade-code.mjs re-runs the code.
 // The attempt store keeps strings up to 10000 characters (attempt-store.js).
 const CODE_MAX = 10000;
+// A message with code in it ({fn}, {call}): the code as <code>, the rest as text.
+function withCode(key, params, name) {
+  const [before, after] = t(key, { ...params, [name]: '\u0000' }).split('\u0000');
+  return [before, h('code', {}, String(params[name])), after ?? ''];
+}
 function describeArgs(block, args) {
   return block.params.map((p, i) => `${p}=${JSON.stringify(args[i])}`).join(', ').slice(0, 300);
 }
@@ -472,7 +477,7 @@ export function code(block, ctx) {
   const resetBtn = h('button', { type: 'button', class: 'code-reset secondary' }, t('code.reset'));
   const runOut = h('div', { class: 'code-results', role: 'status', 'aria-live': 'polite' });
   const costLine = h('p', { class: 'cost', hidden: true });
-  const form = h('div', { class: 'answer-form code-form' }, h('p', { class: 'code-label', id: `${block.id}-label` }, t('code.editor_label', { fn: block.function })), loading, host, note, h('div', { class: 'inline' }, runBtn, checkBtn, resetBtn), costLine);
+  const form = h('div', { class: 'answer-form code-form' }, h('p', { class: 'code-label', id: `${block.id}-label` }, ...withCode('code.editor_label', { fn: block.function }, 'fn')), loading, host, note, h('div', { class: 'inline' }, runBtn, checkBtn, resetBtn), costLine);
   el.append(form, runOut, feedback);
   let attempts = ctx.attemptsMade?.(block.id) ?? 0;
   const before = ctx.restored?.(block.id) ?? progress.answers(ctx.exercise.id, block.id).at(-1);
@@ -556,7 +561,7 @@ export function code(block, ctx) {
       if (r.status !== 'ok') parts.push(h('p', {}, runStatusText(block, r)), ...outputBlock(r));
       else {
         parts.push(h('p', {}, g.status === 'correct' ? t('code.all_passed', { total: d.total }) : t('code.passed', { passed: d.passed, total: d.total })));
-        if (d.failed) parts.push(h('p', {}, t('code.failed_case', { n: d.failed.case + 1, call: `${block.function}(${describeArgs(block, d.failed.args)})` }), ' ', failureText(block, d.failed)));
+        if (d.failed) parts.push(h('p', {}, ...withCode('code.failed_case', { n: d.failed.case + 1, call: `${block.function}(${describeArgs(block, d.failed.args)})` }, 'call'), ' ', failureText(block, d.failed)));
         if (g.feedback) parts.push(h('p', { class: 'mistake', html: `<strong>${t('code.mistake')}</strong> ${richInline(pick(g.feedback))}` }));
         if (r.output) parts.push(...outputBlock({ output: r.output, dropped: r.dropped }));
       }
