@@ -5,6 +5,8 @@
 //   index.html, boot.js (starts the wasm's download before app.js, IIFE),
 //   app.js (the page, IIFE), worker.js (the Web Worker, IIFE),
 //   train-worker.js (the training Web Worker of "train short, test long", IIFE),
+//   py-runtime.js + code-editor.js (code questions only: the Python sandbox and
+//   the CodeMirror editor, loaded on demand),
 //   style.css, katex/ (script, CSS and fonts, local; loaded after the first
 //   screen, web/js/rich.js),
 //   instructor.html + instructor.js (the class results page, IIFE).
@@ -19,6 +21,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadExercises } from '../web/js/exercise-loader.mjs';
+import { buildPythonWorker } from './build-python.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -78,6 +81,12 @@ try {
     writeFileSync(join(dist, name), workerSources[name]);
   }
   await build({ ...common, entryPoints: [join(web, 'js', 'boot.js')], outfile: join(dist, 'boot.js') });
+  // Code questions: loaded by the page only when one is shown (web/js/python/py-client.js).
+  // py-runtime.js carries the sandbox Worker's source (MicroPython's wasm inlined)
+  // as a string for a blob: Worker (scripts/py-sandbox.mjs builds the same for Node).
+  const pyWorker = await buildPythonWorker();
+  writeFileSync(join(dist, 'py-runtime.js'), `globalThis.__poslabPyWorkerSource=${JSON.stringify(pyWorker)};\n`);
+  await build({ ...common, entryPoints: [join(web, 'js', 'python', 'code-editor.js')], outfile: join(dist, 'code-editor.js') });
   await build({
     ...common,
     entryPoints: [join(web, 'js', 'main.js')],

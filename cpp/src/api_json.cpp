@@ -3,6 +3,7 @@
 #include <cmath>
 #include <set>
 
+#include "poslab/code_questions.hpp"
 #include "poslab/errors.hpp"
 #include "poslab/experiments.hpp"
 #include "poslab/model.hpp"
@@ -301,6 +302,13 @@ json call_superposition(const json& args) {
     return {{"rows", rows}};
 }
 
+// A code exercise's function as the core computes it (or a named mistake's version).
+json call_code_reference(const json& args) {
+    JsonOptions in(args, "codeReference", {"function", "args", "mistake"});
+    if (!in.has("function") || !in.has("args")) throw InvalidArgument("missing_option", "codeReference needs function and args");
+    return grading::code_reference(in.string("function", ""), in.get("args"), in.string("mistake", ""));
+}
+
 struct Entry {
     const char* name;
     json (*fn)(const json&);
@@ -313,6 +321,7 @@ const Entry kFunctions[] = {
     {"alibiSlopes", call_alibi_slopes},  {"alibiBias", call_alibi_bias},
     {"ropeRotate", call_rope_rotate},    {"superposition", call_superposition},
     {"ropeAngleMap", call_rope_angle_map},
+    {"codeReference", call_code_reference},
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "poslab/api_json.hpp"
+#include "poslab/code_questions.hpp"
 #include "poslab/errors.hpp"
 #include "poslab/random.hpp"
 #include "poslab/tokenizer.hpp"
@@ -377,7 +378,8 @@ AttemptResult check_explain(const json& q, const json& answer) {
 }
 
 bool is_question_type(const std::string& type) {
-    return type == "numeric" || type == "choice" || type == "task" || type == "prediction" || type == "explain";
+    return type == "numeric" || type == "choice" || type == "task" || type == "prediction" || type == "explain" ||
+           type == "code";
 }
 
 }  // namespace
@@ -449,7 +451,20 @@ std::uint32_t variant_seed(const std::string& learner, const std::string& exerci
     return static_cast<std::uint32_t>(h ^ (h >> 32));
 }
 
+namespace {
+json make_variant_values(const json& exercise, std::uint32_t seed);
+}
+
 json make_variant(const json& exercise, std::uint32_t seed) {
+    json out = make_variant_values(exercise, seed);
+    if (exercise.is_object() && exercise.contains("blocks") && exercise["blocks"].is_array())
+        for (const json& q : questions(exercise))
+            if (q.value("type", "") == "code") out["code:" + q.value("id", "")] = code_cases(q, seed);
+    return out;
+}
+
+namespace {
+json make_variant_values(const json& exercise, std::uint32_t seed) {
     json out = json::object();
     if (!exercise.is_object() || !exercise.contains("variants") || exercise["variants"].is_null()) return out;
     // Hostile files: every field is checked before use, errors name the field
@@ -523,6 +538,7 @@ json make_variant(const json& exercise, std::uint32_t seed) {
     }
     return out;
 }
+}  // namespace
 
 // lab.tokens, checked: strings that, joined, spell lab.sentence (see check_tokens_of_text).
 static json recorded_tokens(const json& lab) {
@@ -664,6 +680,7 @@ AttemptResult check_attempt(const json& question, const json& answer, const json
     if (type == "task") return check_task(question, answer, variant, lab, lang);
     if (type == "prediction") return check_prediction(question, answer);
     if (type == "explain") return check_explain(question, answer);
+    if (type == "code") return check_code_attempt(question, answer, variant);
     throw exercise_error("'" + question.value("id", "?") + "' is not a question (type '" + type + "')");
 }
 

@@ -17,10 +17,10 @@ after(async () => {
   await lab?.close();
 });
 
-test('the eleven exercises are bundled in the blog order (train short, test long right after the 1024 wall; RoPE extension right after RoPE)', () => {
+test('the twelve exercises are bundled in the blog order (train short, test long right after the 1024 wall; RoPE extension right after RoPE; writing the code last)', () => {
   assert.deepEqual(
     exercises.map((e) => e.id),
-    ['reorder', 'formula', 'hand-calc', 'add-position', 'causal-mask', 'wall-1024', 'train-short-test-long', 'rope', 'rope-extend', 'alibi', 'check'],
+    ['reorder', 'formula', 'hand-calc', 'add-position', 'causal-mask', 'wall-1024', 'train-short-test-long', 'rope', 'rope-extend', 'alibi', 'check', 'write-the-code'],
   );
 });
 

@@ -8,7 +8,7 @@ import { load } from 'js-yaml';
 import { validate } from './schema-check.mjs';
 
 const WIDGETS = new Set(['tokens', 'outputs', 'attention', 'attention-lines', 'vectors', 'pe-table', 'clocks', 'pe-rows', 'combine', 'superposition', 'swaps', 'wall', 'rope', 'alibi', 'compare', 'extrapolate', 'rope-extend', 'rope-extend-run']);
-const QUESTIONS = new Set(['numeric', 'choice', 'task', 'prediction', 'explain']);
+const QUESTIONS = new Set(['numeric', 'choice', 'task', 'prediction', 'explain', 'code']);
 
 export function isWidget(block) {
   return WIDGETS.has(block.type);

@@ -163,7 +163,7 @@ export function createProgress({ storage = defaultStorage(), now = () => new Dat
       const e = data[exercise.id];
       if (!e) return 'not_started';
       // A prediction counts once recorded; an explanation is optional.
-      const ids = exercise.blocks.filter((b) => ['numeric', 'choice', 'task', 'prediction'].includes(b.type)).map((b) => b.id);
+      const ids = exercise.blocks.filter((b) => ['numeric', 'choice', 'task', 'prediction', 'code'].includes(b.type)).map((b) => b.id);
       if (ids.length && ids.every((id) => e.questions[id]?.correct)) return 'done';
       return e.visited || Object.keys(e.questions).length ? 'in_progress' : 'not_started';
     },

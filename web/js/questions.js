@@ -9,6 +9,7 @@ import { t, pick, lang } from './i18n.js';
 import { richBlock, richInline, tex, texToText, richToText } from './rich.js';
 import { evalCondition, getPath } from './check.js';
 import * as progress from './progress.js';
+import { runPython, loadEditor } from './python/py-client.js';
 
 // The learner's variant values in a question's text: {{name}} or {{name.i}}
 // (the numbers are the core's, drawn from the learner's seed; this only prints them).
@@ -417,6 +418,163 @@ export function explain(block, ctx) {
     }
     recordAttempt(ctx, block, text, false);
     show(feedback, 'recorded', h('p', {}, t(ctx.learnerId?.() ? 'q.explain_saved' : 'q.explain_saved_practice')));
+  });
+  return { el };
+}
+
+// A programming question: the student writes a Python function in a code
+// editor (CodeMirror, loaded on demand); "Run" runs it in the sandbox
+// (web/js/python/) on the file's visible cases and shows the core's values;
+// "Check" runs it on the learner's hidden cases (from the variant) and the
+// core grades the results (checkAttempt): which case failed and how, or the
+// named mistake — never the hidden expected values. The attempt kept is
+// {code, status, results, message}; scripts/grade-code.mjs re-runs the code.
+// The attempt store keeps strings up to 10000 characters (attempt-store.js).
+const CODE_MAX = 10000;
+// A message with code in it ({fn}, {call}): the code as <code>, the rest as text.
+function withCode(key, params, name) {
+  const [before, after] = t(key, { ...params, [name]: '\u0000' }).split('\u0000');
+  return [before, h('code', {}, String(params[name])), after ?? ''];
+}
+function describeArgs(block, args) {
+  return block.params.map((p, i) => `${p}=${JSON.stringify(args[i])}`).join(', ').slice(0, 300);
+}
+function failureText(block, d) {
+  const at = (d.at ?? []).map((i) => `[${i}]`).join('');
+  switch (d.kind) {
+    case 'shape': return t('code.fail_shape', { at: at || t('code.top'), want: d.expected_len, got: d.got_len });
+    case 'type': return t('code.fail_type', { at: at || t('code.top'), want: t(`code.type_${d.want}`), got: d.got });
+    case 'value': return t('code.fail_value', { at: at || t('code.top'), got: typeof d.got === 'number' ? d.got.toPrecision(6) : String(d.got) });
+    case 'exception': return t('code.fail_exception', { error: d.error, message: d.message ?? '' });
+    case 'no_raise': return t('code.fail_no_raise', { want: block.cases?.find((c) => c.raises)?.raises ?? 'ValueError' });
+    case 'wrong_exception': return t('code.fail_wrong_exception', { want: d.want, error: d.error });
+    default: return '';
+  }
+}
+function runStatusText(block, r) {
+  if (r.status === 'timeout') return t('code.timeout', { s: (block.time_limit_ms ?? 2000) / 1000 });
+  if (r.status === 'syntax_error') return t('code.syntax_error');
+  if (r.status === 'load_error') return t('code.load_error');
+  if (r.status === 'no_function') return t('code.no_function', { fn: block.function });
+  if (r.status === 'memory') return t('code.memory');
+  return t('code.crashed');
+}
+function outputBlock(r) {
+  const parts = [];
+  if (r.message && r.status !== 'timeout' && r.status !== 'no_function') parts.push(h('pre', { class: 'code-trace' }, r.message));
+  if (r.output) parts.push(h('details', {}, h('summary', {}, t('code.printed')), h('pre', { class: 'code-out' }, r.output + (r.dropped ? `\n${t('code.dropped', { n: r.dropped })}` : ''))));
+  return parts;
+}
+
+export function code(block, ctx) {
+  const { el, feedback, setDone } = shell(block, ctx, 'code');
+  const editorId = `${block.id}-editor`;
+  const note = h('p', { class: 'muted code-keys', id: `${block.id}-keys` }, t('code.keys'));
+  const host = h('div', { class: 'code-editor', id: editorId });
+  const loading = h('p', { class: 'muted' }, t('code.loading_editor'));
+  const runBtn = h('button', { type: 'button', class: 'code-run' }, t('code.run'));
+  const checkBtn = h('button', { type: 'button', class: 'code-check' }, t('code.check'));
+  const resetBtn = h('button', { type: 'button', class: 'code-reset secondary' }, t('code.reset'));
+  const runOut = h('div', { class: 'code-results', role: 'status', 'aria-live': 'polite' });
+  const costLine = h('p', { class: 'cost', hidden: true });
+  const form = h('div', { class: 'answer-form code-form' }, h('p', { class: 'code-label', id: `${block.id}-label` }, ...withCode('code.editor_label', { fn: block.function }, 'fn')), loading, host, note, h('div', { class: 'inline' }, runBtn, checkBtn, resetBtn), costLine);
+  el.append(form, runOut, feedback);
+  let attempts = ctx.attemptsMade?.(block.id) ?? 0;
+  const before = ctx.restored?.(block.id) ?? progress.answers(ctx.exercise.id, block.id).at(-1);
+  let text = typeof before?.code === 'string' ? before.code : block.starter;
+  let ed = null;
+  const current = () => (ed ? ed.get() : text);
+  loadEditor().then((E) => {
+    ed = E.create({ host, doc: text, label: t('code.editor_label', { fn: block.function }), description: t('code.keys'), onChange: (v) => ctx.draft?.(block.id, { code: v }) });
+    loading.remove();
+  }, (err) => loading.replaceWith(errorBox(err)));
+  // Like show(), keeping the results box's own class.
+  const showRun = (cls, ...children) => {
+    show(runOut, cls, ...children);
+    runOut.className = `code-results ${cls}`;
+  };
+  const busy = (on) => {
+    runBtn.disabled = checkBtn.disabled = on;
+    el.classList.toggle('running', on);
+  };
+  const limit = block.time_limit_ms ?? 2000;
+  const tooLong = (src) => {
+    if (src.length <= CODE_MAX) return false;
+    show(feedback, 'malformed', h('p', {}, t('code.too_long', { max: CODE_MAX })));
+    return true;
+  };
+  resetBtn.addEventListener('click', () => {
+    if (ed) ed.set(block.starter);
+  });
+  runBtn.addEventListener('click', async () => {
+    const src = current();
+    if (tooLong(src)) return;
+    busy(true);
+    showRun('running', h('p', {}, t('code.running')));
+    try {
+      const cases = block.cases.map((c) => c.args);
+      const r = await runPython({ code: src, fn: block.function, cases, timeLimitMs: limit });
+      if (r.status !== 'ok') {
+        showRun('incorrect', h('p', {}, runStatusText(block, r)), ...outputBlock(r));
+        return;
+      }
+      const verdict = await ctx.core.call('codeRun', { exercise: ctx.data, question: block.id, results: r.results });
+      const rows = verdict.cases.map((c, i) => {
+        const args = describeArgs(block, block.cases[i].args);
+        const res = r.results[i];
+        const got = res.ok ? JSON.stringify(res.value) : `${res.error}: ${res.message}`;
+        const want = block.cases[i].raises ? t('code.raises', { error: block.cases[i].raises }) : JSON.stringify(c.expected);
+        return h('tr', { class: c.ok ? 'ok' : 'bad' }, h('td', {}, c.ok ? '✓' : '✗', h('span', { class: 'sr-only' }, c.ok ? t('code.case_ok') : t('code.case_bad'))), h('td', {}, h('code', {}, `${block.function}(${args})`)), h('td', {}, h('code', { class: 'clip' }, got.slice(0, 400))), h('td', {}, h('code', { class: 'clip' }, String(want).slice(0, 400))), h('td', {}, c.ok ? '' : failureText(block, c)));
+      });
+      showRun(
+        verdict.passed === verdict.total ? 'correct' : 'incorrect',
+        h('p', {}, t('code.run_summary', { passed: verdict.passed, total: verdict.total })),
+        h('div', { class: 'table-scroll', tabindex: '0' }, h('table', { class: 'code-table' }, h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), h('th', { scope: 'col' }, t('code.col_call')), h('th', { scope: 'col' }, t('code.col_got')), h('th', { scope: 'col' }, t('code.col_want')), h('th', { scope: 'col' }, t('code.col_why')))), h('tbody', {}, ...rows))),
+        ...outputBlock(r),
+      );
+    } catch (err) {
+      showRun('error', errorBox(err));
+    } finally {
+      busy(false);
+    }
+  });
+  checkBtn.addEventListener('click', async () => {
+    const src = current();
+    if (tooLong(src)) return;
+    busy(true);
+    show(feedback, 'running', h('p', {}, t('code.checking')));
+    try {
+      const hidden = ctx.variant?.[`code:${block.id}`]?.hidden ?? [];
+      const r = await runPython({ code: src, fn: block.function, cases: hidden.map((c) => c.args), timeLimitMs: limit });
+      const answer = { code: src, status: r.status };
+      if (r.status === 'ok') answer.results = r.results;
+      else answer.message = String(r.message ?? '').slice(0, 1500);
+      const g = await coreCheck(ctx, block, answer);
+      if (g.status === 'malformed') {
+        show(feedback, 'malformed', h('p', {}, g.message));
+        return;
+      }
+      attempts += 1;
+      const notSaved = recordAttempt(ctx, block, answer, g.status === 'correct');
+      const d = g.detail ?? {};
+      const parts = [];
+      if (r.status !== 'ok') parts.push(h('p', {}, runStatusText(block, r)), ...outputBlock(r));
+      else {
+        parts.push(h('p', {}, g.status === 'correct' ? t('code.all_passed', { total: d.total }) : t('code.passed', { passed: d.passed, total: d.total })));
+        if (d.failed) parts.push(h('p', {}, ...withCode('code.failed_case', { n: d.failed.case + 1, call: `${block.function}(${describeArgs(block, d.failed.args)})` }, 'call'), ' ', failureText(block, d.failed)));
+        if (g.feedback) parts.push(h('p', { class: 'mistake', html: `<strong>${t('code.mistake')}</strong> ${richInline(pick(g.feedback))}` }));
+        if (r.output) parts.push(...outputBlock({ output: r.output, dropped: r.dropped }));
+      }
+      if (g.status === 'correct' && block.explain) parts.push(h('div', { class: 'explain', html: richBlock(pick(block.explain)) }));
+      const hints = g.status === 'correct' ? [] : await hintsFor(ctx, block, attempts);
+      show(feedback, g.status, ...parts, ...hints, attemptsLine(attempts), notSavedLine(notSaved));
+      if (g.status === 'correct') setDone(true);
+      ctx.onProgress?.();
+    } catch (err) {
+      show(feedback, 'error', errorBox(err));
+    } finally {
+      busy(false);
+    }
   });
   return { el };
 }

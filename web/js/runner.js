@@ -122,7 +122,7 @@ export async function renderExercise(root, exercise, app) {
   if (app.grading) graded = await app.grading.open(exerciseData(exercise));
   const practice = !!graded?.practice;
   // The options' order is the core's too, from the same seed (the empty id's without a learner).
-  const hasChoice = exercise.blocks.some((b) => b.type === 'choice');
+  const hasChoice = exercise.blocks.some((b) => b.type === 'choice' || b.type === 'code');
   const fallback = !graded && (exercise.variants || hasChoice) ? await app.core.call('variant', { exercise: exerciseData(exercise), learner: '' }) : null;
   const variant = graded?.variant ?? fallback?.variant ?? {};
   const optionOrders = graded?.optionOrders ?? fallback?.optionOrders ?? {};
@@ -130,7 +130,7 @@ export async function renderExercise(root, exercise, app) {
   const widgets = new Map();
   const touched = new Set();
   const tasks = [];
-  const qIds = exercise.blocks.filter((b) => ['numeric', 'choice', 'task'].includes(b.type)).map((b) => b.id);
+  const qIds = exercise.blocks.filter((b) => ['numeric', 'choice', 'task', 'code'].includes(b.type)).map((b) => b.id);
   let lab = labOf(exercise, app.state);
 
   const ctx = {

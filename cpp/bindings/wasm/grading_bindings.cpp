@@ -4,6 +4,7 @@
 #include <emscripten/bind.h>
 
 #include "poslab/api_json.hpp"
+#include "poslab/code_questions.hpp"
 #include "poslab/errors.hpp"
 #include "poslab/grading.hpp"
 
@@ -74,7 +75,17 @@ std::string check_attempt(const std::string& a) {
         json out = {{"status", r.status}, {"score", r.score}, {"parts", r.parts}, {"expected", r.expected},
                     {"message", r.message}, {"feedback", r.feedback ? *r.feedback : json(nullptr)},
                     {"mistake", r.mistake ? *r.mistake : json(nullptr)}};
+        if (r.detail) out["detail"] = *r.detail;
         return out;
+    });
+}
+
+// "Run": a code question's visible cases, compared with the core's values (shown).
+std::string code_run(const std::string& a) {
+    return json_guarded(a, [](const json& args) {
+        const json& q = g::find_question(field(args, "exercise"), field(args, "question").get<std::string>());
+        if (q.value("type", "") != "code") throw InvalidArgument("bad_question", "codeRun takes a code question");
+        return g::code_run(q, field(args, "results"));
     });
 }
 
@@ -138,6 +149,7 @@ EMSCRIPTEN_BINDINGS(poslab_grading) {
     emscripten::function("json_checkAttempt", &check_attempt);
     emscripten::function("json_gradeExercise", &grade_exercise);
     emscripten::function("json_gradeSubmission", &grade_submission);
+    emscripten::function("json_codeRun", &code_run);
     emscripten::function("json_unlockedHints", &unlocked_hints);
     emscripten::function("json_attemptStatus", &attempt_status);
 }

@@ -198,6 +198,8 @@ export interface AttemptResult {
   feedback: Text | null;
   /** Which named mistake matched (null: none). */
   mistake: MatchedMistake | null;
+  /** Code questions: how the run went. A hidden case's expected values are never in it. */
+  detail?: CodeDetail;
 }
 
 /** A named mistake a wrong answer matched: numeric, the question's `mistakes`
@@ -208,6 +210,34 @@ export interface MatchedMistake {
   index?: number;
   option?: string;
   feedback: Text;
+}
+
+/** A code question's result (answer: {code, status, results?, message?}). */
+export interface CodeDetail {
+  /** The run stopped before any case (timeout, syntax_error, load_error, no_function, memory, crashed, blocked). */
+  kind?: string;
+  message?: string;
+  passed?: number;
+  total?: number;
+  /** The first failing hidden case: its arguments and how it failed. */
+  failed?: CodeCaseVerdict & { case: number; args: unknown[] };
+  /** The named mistake the results match (e.g. sin_cos_swapped). */
+  mistake?: string;
+}
+
+export interface CodeCaseVerdict {
+  ok: boolean;
+  /** shape · type · value · exception · no_raise · wrong_exception */
+  kind?: string;
+  /** Index path of the first difference, e.g. [2, 3]. */
+  at?: number[];
+  expected_len?: number;
+  got_len?: number;
+  got?: unknown;
+  want?: string;
+  error?: string;
+  /** Visible cases only (codeRun). */
+  expected?: unknown;
 }
 
 export interface Attempt {
@@ -419,6 +449,8 @@ export interface PositionLab extends PositionLabTraining, PositionLabBench, Posi
   ropeAngleMap(options: RopeAngleMapOptions): RopeAngleMap;
   /** Any function above by name, over plain JSON (matrices' data as number arrays). */
   callCore(options: { call: 'superposition'; args?: SuperpositionOptions }): { rows: SuperpositionRow[] };
+  /** A code exercise's function as the core computes it, or a named mistake's version (mistake: e.g. 'sin_cos_swapped'). */
+  callCore(options: { call: 'codeReference'; args: { function: string; args: unknown[]; mistake?: string } }): unknown;
   callCore(options: { call: string; args?: unknown }): unknown;
   contentHash(options: { exercise: Exercise }): string;
   /** seed = 32-bit hash of (learner, exercise id, content hash); variant drawn from it.
@@ -430,6 +462,8 @@ export interface PositionLab extends PositionLabTraining, PositionLabBench, Posi
   /** The file's max_attempts and credit rule, for the page to show before an attempt. */
   attemptStatus(options: { exercise: Exercise; question: string; made: number }): AttemptStatus;
   checkAttempt(options: CheckAttemptOptions): AttemptResult;
+  /** "Run": a code question's visible cases (the file's `cases`), compared with the core's values, which are shown. */
+  codeRun(options: { exercise: Exercise; question: string; results: unknown[] }): { passed: number; total: number; cases: CodeCaseVerdict[] };
   gradeExercise(options: { exercise: Exercise; seed: number; attempts: Attempt[] }): ExerciseGrade;
   /** One submission file re-graded exactly as `poslab grade` does (the same core function): its rows.
    * Never throws for what the file holds: a bad file gets a row with its status.

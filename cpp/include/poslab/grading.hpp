@@ -69,7 +69,8 @@ std::string content_hash(const json& exercise);
 std::uint32_t variant_seed(const std::string& learner, const std::string& exercise_id,
                            const std::string& content_hash);
 
-// The exercise's `variants` drawn from the seed: {"name": value, …}.
+// The exercise's `variants` drawn from the seed: {"name": value, …}; and for
+// each code question, "code:<id>": its cases (code_cases in code_questions.hpp).
 //   {kind: integer, min, max} · {kind: choice, options: [...]} ·
 //   {kind: vector, length, min, max, step} · {kind: permutation, length}
 json make_variant(const json& exercise, std::uint32_t seed);
@@ -122,6 +123,7 @@ struct AttemptResult {
     std::optional<json> mistake;
     std::string message;           // what is malformed, for "malformed"
     std::vector<double> expected;  // numeric: the values (for showing after the last attempt)
+    std::optional<json> detail;    // code: which case failed and how (code_questions.hpp)
 };
 
 // One attempt at one question. answer: numeric → array of strings as typed;

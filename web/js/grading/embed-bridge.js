@@ -121,14 +121,15 @@ export function defaultActivityBase(href) {
 }
 
 // xAPI `result.response`: choice and fill-in answers joined by "[,]" as the
-// xAPI spec has it; a task's lab settings as JSON.
+// xAPI spec has it; a task's lab settings as JSON; a code question's code.
 export function responseText(answer) {
   if (Array.isArray(answer)) return answer.map(String).join('[,]');
+  if (isObject(answer) && typeof answer.code === 'string') return answer.code;
   if (isObject(answer)) return JSON.stringify(answer);
   return String(answer);
 }
 
-const INTERACTION = { numeric: 'fill-in', choice: 'choice', task: 'other' };
+const INTERACTION = { numeric: 'fill-in', choice: 'choice', task: 'other', code: 'long-fill-in' };
 const text2 = (t, fallback) => (isObject(t) ? { ja: t.ja ?? t.en ?? fallback, en: t.en ?? t.ja ?? fallback } : { ja: String(t ?? fallback), en: String(t ?? fallback) });
 
 /**

@@ -76,12 +76,13 @@ export function interactionResponse(type, answer, version) {
   const list = Array.isArray(answer) ? answer.map(String) : null;
   if (version === 'scorm12') {
     // CMIFeedback: ≤ 255 characters; choice: identifiers separated by commas.
-    const map = { numeric: ['fill-in', list?.join(',')], choice: ['choice', list?.join(',')], task: ['performance', JSON.stringify(answer)] };
+    const map = { numeric: ['fill-in', list?.join(',')], choice: ['choice', list?.join(',')], task: ['performance', JSON.stringify(answer)], code: ['performance', typeof answer?.code === 'string' ? answer.code : undefined] };
     const [t, r] = map[type] ?? ['performance', JSON.stringify(answer)];
     return { type: t, response: r !== undefined && r.length <= 255 ? r : null };
   }
   // 2004: fill-in and choice are lists joined by "[,]"; a task's settings are 'other' (≤ 4000).
-  const map = { numeric: ['fill-in', list?.join('[,]')], choice: ['choice', list?.join('[,]')], task: ['other', JSON.stringify(answer)] };
+  // A code question's code is long-fill-in text (≤ 4000 characters).
+  const map = { numeric: ['fill-in', list?.join('[,]')], choice: ['choice', list?.join('[,]')], task: ['other', JSON.stringify(answer)], code: ['long-fill-in', typeof answer?.code === 'string' ? answer.code : undefined] };
   const [t, r] = map[type] ?? ['other', JSON.stringify(answer)];
   return { type: t, response: r !== undefined && r.length <= 4000 ? r : null };
 }

@@ -1,0 +1,115 @@
+// Code questions in the page (exercise 11): by keyboard from the top of the
+// page (Tab into the editor, type, Esc then Tab out, Run, Check), Japanese
+// IME input in the editor, over http and from file://; an endless loop is
+// stopped at the time limit while the page keeps responding; phone width,
+// axe and the CSP (watchCsp fails the test on any violation).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { startLab, openPage, urlFor, gotoReady, axeViolations, artifacts } from './helpers.mjs';
+import { solutions } from '../fixtures/code/solutions.mjs';
+
+let lab;
+before(async () => {
+  lab = await startLab();
+});
+after(async () => {
+  await lab?.close();
+});
+
+// The editor lives in a shadow root (web/js/python/code-editor.js): the
+// document's activeElement is its host, and the host's shadow root holds the focus.
+const inEditorOf = (page, id) =>
+  page.evaluate((qid) => {
+    const a = document.activeElement;
+    return !!a?.matches(`[data-question="${qid}"] .code-editor`) && !!a.shadowRoot?.activeElement?.classList.contains('cm-content');
+  }, id);
+const inAnyEditor = (page) => page.evaluate(() => !!document.activeElement?.shadowRoot?.activeElement?.classList.contains('cm-content'));
+
+// Tab from the top until the focus is in question `id`'s editor; other
+// editors are left as a keyboard user leaves them: Esc, then Tab.
+async function tabIntoEditor(page, id) {
+  for (let i = 0; i < 300; i++) {
+    await page.keyboard.press('Tab');
+    if (await inEditorOf(page, id)) return;
+    if (await inAnyEditor(page)) await page.keyboard.press('Escape');
+  }
+  throw new Error(`could not reach the editor of ${id} by Tab`);
+}
+
+for (const mode of ['http', 'file']) {
+  test(`by keyboard: write, run and check a function (${mode})`, async () => {
+    const { page, context, problems } = await openPage(lab, mode);
+    await gotoReady(page, urlFor(lab, mode, { ex: 'write-the-code' }));
+    await page.waitForSelector('[data-question="causal-mask"] .cm-content', { timeout: 30000 });
+    await tabIntoEditor(page, 'causal-mask');
+    await page.keyboard.press('Control+a');
+    await page.keyboard.insertText(solutions['causal-mask']);
+    // Japanese through an IME: composition, then the committed text.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Input.imeSetComposition', { text: 'にほんご', selectionStart: 4, selectionEnd: 4 });
+    await cdp.send('Input.insertText', { text: '# 日本語のコメント' });
+    const doc = await page.locator('[data-question="causal-mask"] .cm-content').innerText();
+    assert.match(doc, /日本語のコメント/);
+    assert.doesNotMatch(doc, /にほんご/);
+    // Tab indents inside the editor; Esc then Tab leaves it, to the Run button.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.className), 'code-run');
+    await page.keyboard.press('Enter');
+    const results = page.locator('[data-question="causal-mask"] .code-results');
+    await page.waitForSelector('[data-question="causal-mask"] .code-results table', { timeout: 60000 });
+    assert.match(await results.innerText(), /例 2 件のうち 2 件が一致しました/);
+    assert.match(await results.innerText(), /causal_mask\(seq_len=3\)\s+\[\[1,0,0\],\[1,1,0\],\[1,1,1\]\]/);
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.className), 'code-check');
+    await page.keyboard.press('Enter');
+    const feedback = page.locator('[data-question="causal-mask"] .feedback');
+    await page.waitForFunction(() => document.querySelector('[data-question="causal-mask"] .feedback')?.classList.contains('correct'), null, { timeout: 60000 });
+    assert.match(await feedback.innerText(), /正解です。隠れたケース 3 件すべてが一致しました/);
+    assert.deepEqual(problems.console, []);
+    assert.deepEqual(problems.offOrigin, []);
+    await context.close();  // throws on any CSP violation
+  });
+}
+
+test('an endless loop is stopped after 2 s with a message; the page keeps responding (en)', async () => {
+  const { page, context, problems } = await openPage(lab, 'http');
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'write-the-code', lang: 'en' }));
+  const editor = page.locator('[data-question="rope"] .cm-content');
+  await editor.waitFor({ timeout: 30000 });
+  await editor.click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.insertText('def rope_rotate(x, pos, base):\n    while True:\n        pass\n');
+  await page.locator('[data-question="rope"] .code-check').click();
+  await page.waitForSelector('[data-question="rope"].running');
+  // While the loop runs in its Worker, the page answers at once and other editors still take input.
+  const t0 = Date.now();
+  assert.equal(await page.evaluate(() => 1 + 1), 2);
+  assert.ok(Date.now() - t0 < 1000, 'the page did not answer while the Python loop ran');
+  await page.locator('[data-question="alibi"] .cm-content').click();
+  await page.keyboard.insertText('# still typing\n');
+  assert.match(await page.locator('[data-question="alibi"] .cm-content').innerText(), /still typing/);
+  await page.waitForFunction(() => /Stopped after 2 s/.test(document.querySelector('[data-question="rope"] .feedback')?.textContent ?? ''), null, { timeout: 60000 });
+  assert.match(await page.locator('[data-question="rope"] .feedback').innerText(), /infinite loop/);
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
+test('phone width: no sideways scroll, the editor fits; axe finds nothing serious', async () => {
+  const { page, context } = await openPage(lab, 'http', { viewport: { width: 390, height: 844 } });
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'write-the-code' }));
+  await page.waitForSelector('[data-question="sinusoidal"] .cm-content', { timeout: 30000 });
+  await page.locator('[data-question="sinusoidal"] .code-run').click();
+  await page.waitForSelector('[data-question="sinusoidal"] .code-results table', { timeout: 60000 });
+  const { scroll, width, editorRight } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    width: window.innerWidth,
+    editorRight: document.querySelector('[data-question="sinusoidal"] .code-editor').getBoundingClientRect().right,
+  }));
+  assert.ok(scroll <= width + 1, `page scrolls sideways: ${scroll} > ${width}`);
+  assert.ok(editorRight <= width + 1);
+  await page.locator('[data-question="sinusoidal"]').screenshot({ path: join(artifacts, 'code-phone.png') });
+  assert.deepEqual(await axeViolations(page), []);
+  await context.close();
+});
