@@ -512,6 +512,8 @@ AttemptResult check_code_attempt(const json& q, const json& answer, const json& 
             if (all && any) {
                 detail["mistake"] = name;
                 if (m.contains("feedback")) r.feedback = m["feedback"];
+                // As numeric questions record theirs: the class results page groups wrong answers by it.
+                r.mistake = json{{"id", name}, {"feedback", m.contains("feedback") ? m["feedback"] : json(name)}};
                 break;
             }
         }

@@ -111,6 +111,9 @@ TEST(CodeQuestion, HiddenCasesFromTheSeedAndGrading) {
         check_attempt(q, {{"code", "x"}, {"status", "ok"}, {"results", results_of(hidden, "sin_cos_swapped")}}, v1, json::object());
     EXPECT_EQ(swapped.status, "partial");  // the raising case still passes
     EXPECT_EQ((*swapped.detail)["mistake"], "sin_cos_swapped");
+    ASSERT_TRUE(swapped.mistake.has_value());  // the matched mistake, as numeric questions record it
+    EXPECT_EQ((*swapped.mistake)["id"], "sin_cos_swapped");
+    EXPECT_FALSE(right.mistake.has_value());
     EXPECT_EQ((*swapped.detail)["failed"]["kind"], "value");
     EXPECT_FALSE((*swapped.detail)["failed"].contains("expected"));  // hidden values are never shown
     json noraise = results_of(hidden, "");
