@@ -39,10 +39,10 @@ function withExercise(yaml, fn) {
 
 const head = 'id: demo\norder: 1\ntitle: { ja: 題, en: Title }\nsummary: { ja: 要約, en: Summary }\n';
 
-test('the repository exercises load: eleven, in order', () => {
+test('the repository exercises load: twelve, in order', () => {
   const ex = loadExercises(join(root, 'exercises'));
-  assert.equal(ex.length, 11);
-  assert.deepEqual(ex.map((e) => e.order), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  assert.equal(ex.length, 12);
+  assert.deepEqual(ex.map((e) => e.order), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
 });
 
 test('a malformed exercise file: errors name the file and the field', () => {

@@ -15,49 +15,51 @@ export class CoreError extends Error {
   }
 }
 
-function startWorker(code, timeoutMs) {
+// Starts one of the page's Workers (worker.js, train-worker.js,
+// table-worker.js) from the loaded code: posts init(module) with the compiled
+// wasm and resolves with { worker, data } when its first message isReady;
+// otherwise (an error first, a failure, or no word within startMs) it
+// terminates the Worker and rejects, and the caller runs on the main thread.
+export function startCoreWorker(code, file, { startMs = 15000, init, isReady, errorOf }) {
   return new Promise((resolve, reject) => {
     let worker;
     try {
       if (typeof Worker === 'undefined') throw new Error('no worker here');
-      worker = code.worker('worker.js');
+      worker = code.worker(file);
     } catch (e) {
       reject(e);
       return;
     }
-    const timer = setTimeout(() => {
-      worker.terminate();
-      reject(new Error('worker did not start'));
-    }, timeoutMs);
-    worker.onerror = (e) => {
+    const fail = (e) => {
       clearTimeout(timer);
-      e.preventDefault?.();
       worker.terminate();
-      reject(new Error('worker failed'));
+      reject(e);
+    };
+    const timer = setTimeout(() => fail(new Error(`${file} did not start`)), startMs);
+    worker.onerror = (e) => {
+      e.preventDefault?.();
+      fail(new Error(`${file} failed`));
     };
     worker.onmessage = (event) => {
       clearTimeout(timer);
-      if (event.data.ok) resolve({ worker, info: event.data.result });
-      else {
-        worker.terminate();
-        reject(new CoreError(event.data.error));
-      }
+      worker.onerror = null;
+      worker.onmessage = null;
+      if (isReady(event.data)) resolve({ worker, data: event.data });
+      else fail(new CoreError(errorOf(event.data)));
     };
-    code.module.then(
-      (module) => worker.postMessage({ id: 0, request: { method: 'init', module } }),
-      (e) => {
-        clearTimeout(timer);
-        worker.terminate();
-        reject(e);
-      },
-    );
+    code.module.then((module) => worker.postMessage(init(module)), fail);
   });
 }
 
 export async function createCore() {
   const code = await loadCoreCode();
   try {
-    const { worker, info } = await startWorker(code, 15000);
+    const { worker, data } = await startCoreWorker(code, 'worker.js', {
+      init: (module) => ({ id: 0, request: { method: 'init', module } }),
+      isReady: (d) => d.ok,
+      errorOf: (d) => d.error,
+    });
+    const info = data.result;
     let next = 1;
     const pending = new Map();
     worker.onmessage = (event) => {

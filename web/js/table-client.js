@@ -5,7 +5,7 @@
 //   tableSummary(args)                     → the figures of a table the page has
 //   trainedTable(args)                     → a tiny model's trained table (once per page)
 // Failures reject with a CoreError (code, params) for errorBox.
-import { CoreError } from './core-client.js';
+import { CoreError, startCoreWorker } from './core-client.js';
 import { loadCoreCode } from './core-loader.js';
 import { readTable, summarise, trainTable } from './table-read.js';
 
@@ -14,57 +14,19 @@ let worker = null; // Promise of { w, pending } or null
 let mainLab = null;
 let nextId = 1;
 
-function startWorker(code) {
-  return new Promise((resolve, reject) => {
-    let w;
-    try {
-      if (typeof Worker === 'undefined') throw new Error('no worker here');
-      w = code.worker('table-worker.js');
-    } catch (e) {
-      reject(e);
-      return;
-    }
-    const pending = new Map();
-    const timer = setTimeout(() => {
-      w.terminate();
-      reject(new Error('table worker did not start'));
-    }, START_MS);
-    w.onerror = (e) => {
-      clearTimeout(timer);
-      e.preventDefault?.();
-      w.terminate();
-      reject(new Error('table worker failed'));
-    };
-    w.onmessage = (event) => {
-      const m = event.data;
-      if (m.type === 'ready') {
-        clearTimeout(timer);
-        w.onerror = null;
-        resolve({ w, pending });
-        return;
-      }
-      const job = pending.get(m.id);
-      if (!job) {
-        if (m.type === 'error' && m.id === undefined) {
-          clearTimeout(timer);
-          w.terminate();
-          reject(new CoreError(m.error));
-        }
-        return;
-      }
-      pending.delete(m.id);
-      if (m.type === 'result') job.resolve(m.result);
-      else job.reject(new CoreError(m.error));
-    };
-    code.module.then(
-      (module) => w.postMessage({ type: 'init', module }),
-      (e) => {
-        clearTimeout(timer);
-        w.terminate();
-        reject(e);
-      },
-    );
-  });
+async function startWorker(code) {
+  const options = { startMs: START_MS, init: (module) => ({ type: 'init', module }), isReady: (m) => m.type === 'ready', errorOf: (m) => m.error };
+  const { worker: w } = await startCoreWorker(code, 'table-worker.js', options);
+  const pending = new Map();
+  w.onmessage = (event) => {
+    const m = event.data;
+    const job = pending.get(m.id);
+    if (!job) return;
+    pending.delete(m.id);
+    if (m.type === 'result') job.resolve(m.result);
+    else job.reject(new CoreError(m.error));
+  };
+  return { w, pending };
 }
 
 function getWorker() {

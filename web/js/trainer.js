@@ -7,7 +7,7 @@
 // widget is left to show it, it is cancelled.
 import { train, makeYield, runList } from './train-loop.js';
 import { extend } from './extend-loop.js';
-import { CoreError } from './core-client.js';
+import { CoreError, startCoreWorker } from './core-client.js';
 import { loadCoreCode } from './core-loader.js';
 
 const WORKER_CHUNK = 10; // steps between progress messages (≈ 60–80 ms of work)
@@ -24,43 +24,8 @@ export function activeSession() {
 }
 
 function startWorker(code) {
-  return new Promise((resolve, reject) => {
-    let w;
-    try {
-      if (typeof Worker === 'undefined') throw new Error('no worker here');
-      w = code.worker('train-worker.js');
-    } catch (e) {
-      reject(e);
-      return;
-    }
-    const timer = setTimeout(() => {
-      w.terminate();
-      reject(new Error('training worker did not start'));
-    }, WORKER_START_MS);
-    w.onerror = (e) => {
-      clearTimeout(timer);
-      e.preventDefault?.();
-      w.terminate();
-      reject(new Error('training worker failed'));
-    };
-    w.onmessage = (event) => {
-      clearTimeout(timer);
-      w.onerror = null;
-      if (event.data.type === 'ready') resolve(w);
-      else {
-        w.terminate();
-        reject(new CoreError(event.data.error));
-      }
-    };
-    code.module.then(
-      (module) => w.postMessage({ type: 'init', module }),
-      (e) => {
-        clearTimeout(timer);
-        w.terminate();
-        reject(e);
-      },
-    );
-  });
+  const options = { startMs: WORKER_START_MS, init: (module) => ({ type: 'init', module }), isReady: (d) => d.type === 'ready', errorOf: (d) => d.error };
+  return startCoreWorker(code, 'train-worker.js', options).then(({ worker: w }) => w);
 }
 
 async function getWorker() {
