@@ -25,12 +25,15 @@ let counter = 0;
 // unseen angles hatched; a line at L.
 function picture(map, id) {
   const { pairs, positions, trainedLength: L } = map;
-  const cell = Math.max(1, Math.min(12, Math.floor(640 / positions)));
-  const rowH = Math.max(8, Math.min(22, Math.floor(220 / pairs)));
-  const pad = { l: 44, t: 8, b: 30, r: 8 };
+  // Drawn at about the width it is shown at (the card's on a desktop, a
+  // phone's otherwise), so its labels keep their size: the picture fills its card.
+  const narrow = typeof matchMedia === 'function' && matchMedia('(max-width: 760px)').matches;
+  const cell = (narrow ? 290 : 800) / positions;
+  const rowH = Math.max(8, Math.min(narrow ? 28 : 40, Math.floor((narrow ? 240 : 320) / pairs)));
+  const pad = { l: 44, t: 8, b: 30, r: 16 };
   const W = pad.l + positions * cell + pad.r;
   const H = pad.t + pairs * rowH + pad.b;
-  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, width: W, class: 'ropeext-svg', role: 'img', 'aria-label': t('ropeext.aria', { pairs, positions, L, leaving: map.leaves.filter(Boolean).length }) });
+  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, width: '100%', class: 'ropeext-svg', role: 'img', 'aria-label': t('ropeext.aria', { pairs, positions, L, leaving: map.leaves.filter(Boolean).length }) });
   const defs = s('defs', {});
   const pattern = s('pattern', { id: `${id}-hatch`, width: 4, height: 4, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' });
   pattern.append(s('rect', { width: 4, height: 4, fill: '#ffffff' }), s('line', { x1: 0, y1: 0, x2: 0, y2: 4, stroke: '#D55E00', 'stroke-width': 3 }));
@@ -45,7 +48,7 @@ function picture(map, id) {
       const k = m * pairs + i;
       const unseen = map.unseen[k] === 1;
       const fill = unseen ? `url(#${id}-hatch)` : viridis(map.angles[k] / (2 * Math.PI)).css;
-      svg.append(s('rect', { x: pad.l + m * cell, y, width: cell, height: rowH - 1, fill }));
+      svg.append(s('rect', { x: pad.l + m * cell, y, width: cell + 0.3, height: rowH - 1, fill }));
     }
   }
   const xL = pad.l + (L + 1) * cell;

@@ -1,0 +1,10 @@
+import { chromium } from 'playwright-core';
+const [,, url, out, w, hgt, sel] = process.argv;
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox','--disable-gpu'] });
+const p = await b.newPage({ viewport: { width: +w, height: +hgt } });
+await p.goto(url);
+await p.waitForSelector('[data-ready="true"]', { timeout: 60000 });
+await p.waitForTimeout(1500);
+await p.locator(sel).first().screenshot({ path: out });
+console.log(await p.locator(sel).first().evaluate((el) => { const r = el.shadowRoot ?? el; const g = (r.querySelector('.cm-gutterElement:nth-child(2)')); const l = r.querySelector('.cm-line'); return { gutter: g && getComputedStyle(g).lineHeight + ' ' + getComputedStyle(g).fontSize, line: l && getComputedStyle(l).lineHeight + ' ' + getComputedStyle(l).fontSize }; }));
+await b.close();

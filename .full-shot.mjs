@@ -1,0 +1,12 @@
+import { chromium } from 'playwright-core';
+const [,, url, out, w, hgt] = process.argv;
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox','--disable-gpu'] });
+const p = await b.newPage({ viewport: { width: +w, height: +hgt } });
+const errs = [];
+p.on('console', m => { if (m.type() === 'error') errs.push(m.text()); });
+await p.goto(url);
+await p.waitForSelector('[data-ready="true"]', { timeout: 60000 });
+await p.waitForTimeout(800);
+await p.screenshot({ path: out, fullPage: true });
+console.log('errors:', errs);
+await b.close();
