@@ -137,6 +137,9 @@ test('the page re-runs code: points equal grade-code.mjs, not the forged claim; 
   const plain = [...shown.keys()].filter((l) => !Object.values(names).includes(l));
   for (const l of plain) assert.equal(await page.locator(`#roster tr[data-learner="${l}"] li[data-code-run]`).count(), 0);
 
+  // The item analysis names the question type.
+  assert.equal(await page.locator('#items tr[data-question="write-the-code/sinusoidal"] td').first().textContent(), 'コード');
+
   // The progress line said the code was being re-run.
   const seen = await page.evaluate(() => globalThis.__seen);
   assert.ok(seen.some((s) => /コードをサンドボックスで実行し直しています: looper\.json、2 回中/.test(s)), seen.join(' | '));

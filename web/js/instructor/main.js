@@ -1,7 +1,8 @@
 // The class results page (dist/instructor.html): the instructor drops in the
 // learners' submission files; each is re-graded in a Web Worker by the core's
 // gradeSubmission, the same function `poslab grade` runs (claimed scores are
-// only compared), and the page shows the roster, score distributions, item
+// only compared; code attempts are first run again in the Python sandbox, as
+// scripts/grade-code.mjs does), and the page shows the roster, score distributions, item
 // analysis, common wrong answers by named mistake and the explanations, and
 // exports CSV (UTF-8 BOM) and JSON. Nothing leaves the machine.
 /* global __EXERCISES__ */
