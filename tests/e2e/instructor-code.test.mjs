@@ -8,6 +8,8 @@
 //             the correct function's, so the file claims full marks;
 //   looper  — a sinusoidal that never returns (stored results forged too)
 //             and a correct alibi;
+//   hostile — print spam, a huge allocation, import os, import js, all
+//             stored as if they passed;
 // beside two learners without code (tests/e2e/class-submissions.mjs). The
 // page's points per learner must equal `node scripts/grade-code.mjs`'s for
 // the same files — not the forged claim —, the looper's sinusoidal shows its
@@ -34,7 +36,14 @@ let lab;
 let core;
 let paths;
 let claimed;
-const names = { honest: 'code-honest@example.org', forger: 'code-forger@example.org', looper: 'code-looper@example.org' };
+const names = { honest: 'code-honest@example.org', forger: 'code-forger@example.org', looper: 'code-looper@example.org', hostile: 'code-hostile@example.org' };
+// Stored as if they ran fine; each must end as grade-code.mjs says.
+const HOSTILE = [
+  ['causal-mask', 'def causal_mask(seq_len):\n    while True:\n        print("x" * 1000)\n'],
+  ['alibi', 'def alibi_slopes(n_heads):\n    return [0] * (10 ** 9)\n'],
+  ['rope', 'import os\ndef rope_rotate(x, pos, base):\n    return os.listdir("/")\n'],
+  ['attention-row', 'import js\ndef attention_row(q, keys, values):\n    return js.fetch("http://example.com")\n'],
+];
 
 // An attempt as the lab page stores it: `code` run on the learner's hidden cases; `resultsOf` the code whose results are stored.
 async function attempt(learner, id, codeText, resultsOf = codeText) {
@@ -60,6 +69,7 @@ before(async () => {
     honest: await submission(names.honest, [await attempt(names.honest, 'sinusoidal', solutions.sinusoidal), await attempt(names.honest, 'alibi', solutions.alibi)]),
     forger: await submission(names.forger, [await attempt(names.forger, 'sinusoidal', WRONG, solutions.sinusoidal)]),
     looper: await submission(names.looper, [await attempt(names.looper, 'sinusoidal', LOOP, solutions.sinusoidal), await attempt(names.looper, 'alibi', solutions.alibi)]),
+    hostile: await submission(names.hostile, await Promise.all(HOSTILE.map(([id, text]) => attempt(names.hostile, id, text, solutions[id])))),
   };
   paths = Object.entries(subs).map(([k, s]) => {
     const p = join(dir, `${k}.json`);
@@ -115,7 +125,7 @@ test('the page re-runs code: points equal grade-code.mjs, not the forged claim; 
   const { totals, runs } = gradeCode();
   const { page, context, problems } = await loadPage('http');
   const shown = new Map(await page.$$eval('#roster tbody tr', (trs) => trs.map((tr) => [tr.dataset.learner, Number(tr.dataset.total)])));
-  assert.equal(shown.size, 5);
+  assert.equal(shown.size, 6);
   for (const [learner, total] of shown) assert.ok(Math.abs(total - totals.get(learner)) < 1e-9, `${learner}: page ${total}, grade-code.mjs ${totals.get(learner)}`);
 
   // The forged claim is full marks on sinusoidal; the re-run earns less (the wrong code is run, not its stored results).
@@ -134,6 +144,11 @@ test('the page re-runs code: points equal grade-code.mjs, not the forged claim; 
   assert.equal(await item(names.looper, 'alibi').getAttribute('data-statuses'), 'ok');
   assert.equal(await item(names.forger, 'sinusoidal').getAttribute('data-statuses'), 'ok');
   assert.equal(runs.get(names.looper), 'write-the-code/sinusoidal:timeout=1;write-the-code/alibi:ok=1');
+  // Print spam times out, import os / js fail to load, the huge allocation runs (MemoryError in each case): no points, as grade-code.mjs.
+  assert.equal(claimed.get(names.hostile), 4, 'the hostile file claims four questions right');
+  assert.equal(shown.get(names.hostile), 0);
+  assert.equal(runs.get(names.hostile), 'write-the-code/causal-mask:timeout=1;write-the-code/alibi:ok=1;write-the-code/rope:load_error=1;write-the-code/attention-row:load_error=1');
+  for (const [q, status] of [['causal-mask', 'timeout'], ['alibi', 'ok'], ['rope', 'load_error'], ['attention-row', 'load_error']]) assert.equal(await item(names.hostile, q).getAttribute('data-statuses'), status, q);
   const plain = [...shown.keys()].filter((l) => !Object.values(names).includes(l));
   for (const l of plain) assert.equal(await page.locator(`#roster tr[data-learner="${l}"] li[data-code-run]`).count(), 0);
 
