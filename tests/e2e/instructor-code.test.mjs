@@ -140,7 +140,7 @@ test('the page re-runs code: points equal grade-code.mjs, not the forged claim; 
   // Code runs per learner, as grade-code.mjs's code_runs column.
   const item = (learner, q) => page.locator(`#roster tr[data-learner="${learner}"] li[data-code-run="write-the-code/${q}"]`);
   assert.equal(await item(names.looper, 'sinusoidal').getAttribute('data-statuses'), 'timeout');
-  assert.match(await item(names.looper, 'sinusoidal').textContent(), /^12\. sinusoidal: 時間切れ 1 回$/);
+  assert.match(await item(names.looper, 'sinusoidal').textContent(), /^12\. sinusoidal：時間切れ 1 回$/);
   assert.equal(await item(names.looper, 'alibi').getAttribute('data-statuses'), 'ok');
   assert.equal(await item(names.forger, 'sinusoidal').getAttribute('data-statuses'), 'ok');
   assert.equal(runs.get(names.looper), 'write-the-code/sinusoidal:timeout=1;write-the-code/alibi:ok=1');
@@ -157,7 +157,7 @@ test('the page re-runs code: points equal grade-code.mjs, not the forged claim; 
 
   // The progress line said the code was being re-run.
   const seen = await page.evaluate(() => globalThis.__seen);
-  assert.ok(seen.some((s) => /コードをサンドボックスで実行し直しています: looper\.json、2 回中/.test(s)), seen.join(' | '));
+  assert.ok(seen.some((s) => /コードをサンドボックスで再実行中：looper\.json（実行 1 \/ 2 回/.test(s)), seen.join(' | '));
 
   // The roster CSV: the code_runs column, as grade-code.mjs's with the exercise.
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-roster')]);
