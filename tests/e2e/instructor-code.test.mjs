@@ -180,3 +180,18 @@ test('the page re-runs code: points equal grade-code.mjs, not the forged claim; 
   assert.deepEqual(problems.offOrigin, []);
   await context.close();
 });
+
+test('the Python runtime cannot load: code answers end "sandbox failed" and score nothing (never their stored results), the page says so, other files are graded', { timeout: 300000 }, async () => {
+  const { page, context } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
+  await page.route('**/py-runtime.js', (route) => route.abort());
+  await page.goto(new URL('instructor.html', lab.bases.http).href);
+  await page.setInputFiles('#files', [paths[0], paths.at(-1)]);
+  await page.waitForSelector('#summary', { timeout: 240000 });
+  assert.equal(await page.locator(`#roster tr[data-learner="${names.honest}"]`).getAttribute('data-total'), '0');
+  for (const q of ['sinusoidal', 'alibi']) assert.equal(await page.locator(`#roster tr[data-learner="${names.honest}"] li[data-code-run="write-the-code/${q}"]`).getAttribute('data-statuses'), 'crashed');
+  assert.match(await page.locator('#python-error').textContent(), /Python のサンドボックスを起動できなかった/);
+  const plain = await page.$$eval('#roster tbody tr', (trs) => trs.map((tr) => tr.dataset.learner).filter((l) => !l.startsWith('code-')));
+  assert.equal(plain.length, 1);
+  assert.notEqual(await page.locator(`#roster tr[data-learner="${plain[0]}"]`).getAttribute('data-total'), '0');
+  await context.close();
+});

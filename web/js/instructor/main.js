@@ -11,7 +11,7 @@ import { t, pick, setLang, lang, LANGS } from '../i18n.js';
 import { createCore } from '../core-client.js';
 import { analyse, histogram, minutesSpent, rosterCsv, itemsCsv, plainTex, codeRunsText } from './analysis.js';
 import { countCodeRuns, rerunCodeAttempts, codeRunsCell, RUN_STATUSES } from '../grading/code-rerun.js';
-import { runPython } from '../python/py-client.js';
+import { runPython, loadRuntime } from '../python/py-client.js';
 import { histogramFigure } from './charts.js';
 
 // As their files say them (the build's loader adds `file`, which the core must not hash).
@@ -111,6 +111,14 @@ async function rerunCode(r, filesDone, filesCount) {
     }
     return variants.get(key)?.[`code:${question}`]?.hidden ?? null;
   };
+  // The runtime could not be loaded (py-runtime.js missing or refused): the
+  // attempts are still run and end `crashed` (never their stored results
+  // trusted), and the page says that their points are not the learners'.
+  try {
+    await loadRuntime();
+  } catch (e) {
+    state.pythonError = t('instructor.python_failed', { message: e.message });
+  }
   const show = (done) => setProgress(t('instructor.code_progress', { file: r.file, done, count, files: filesDone, total: filesCount }));
   show(0);
   r.codeRuns = await rerunCodeAttempts(sub, {
@@ -131,6 +139,7 @@ async function gradeFiles(list) {
     return;
   }
   state.error = null;
+  state.pythonError = null;
   state.busy = true;
   const start = performance.now();
   try {
@@ -461,6 +470,7 @@ function render() {
     picker(),
     h('p', { id: 'progress', role: 'status', class: 'progress-line' }, state.progress),
     state.error ? h('p', { class: 'core-error', role: 'alert' }, state.error) : '',
+    state.pythonError ? h('p', { class: 'core-error', role: 'alert', id: 'python-error' }, state.pythonError) : '',
     ...(r
       ? [
           h('p', { id: 'summary' }, t('instructor.summary', { files: r.files.length, learners: r.roster.length })),
