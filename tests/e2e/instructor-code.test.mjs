@@ -14,7 +14,7 @@
 // page's points per learner must equal `node scripts/grade-code.mjs`'s for
 // the same files — not the forged claim —, the looper's sinusoidal shows its
 // timeout (and its alibi still counts), the others are unaffected; the
-// roster CSV has the code_runs column; axe clean; ja and en.
+// roster CSV has the code_runs column; axe clean (1280 and 390 px); ja and en.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -175,6 +175,10 @@ test('the page re-runs code: points equal grade-code.mjs, not the forged claim; 
   assert.equal(await page.locator('#roster [data-sort="code"]').textContent(), 'Code re-runs');
   assert.match(await item(names.looper, 'sinusoidal').textContent(), /^12\. sinusoidal: time limit 1$/);
   assert.deepEqual(await axeViolations(page), [], 'axe in English');
+  await page.setViewportSize({ width: 390, height: 844 });
+  assert.deepEqual(await axeViolations(page), [], 'axe at 390×844');
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'no sideways scroll of the page at 390 px');
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.screenshot({ path: join(artifacts, 'instructor-code-en.png'), fullPage: true });
   assert.deepEqual(problems.console, []);
   assert.deepEqual(problems.offOrigin, []);
