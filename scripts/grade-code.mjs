@@ -22,9 +22,9 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { loadExercises } from '../web/js/exercise-loader.mjs';
 import { runPython } from './py-sandbox.mjs';
+import { rerunCodeAttempts, codeRunsCell } from '../web/js/grading/code-rerun.js';
 
 const MAX_FILE_BYTES = 8 << 20;
-const MAX_RUNS_PER_QUESTION = 200;
 
 function usage(msg) {
   if (msg) console.error(`grade-code: ${msg}`);
@@ -68,32 +68,13 @@ function hiddenCases(learner, exercise, question) {
   return variants.get(key)?.[`code:${question}`]?.hidden ?? null;
 }
 
-async function rerun(sub, statuses) {
-  if (typeof sub.learner !== 'string' || !Array.isArray(sub.exercises)) return;
-  for (const entry of sub.exercises) {
-    const ex = entry && byId.get(entry.id);
-    if (!ex || !Array.isArray(entry.attempts)) continue;
-    const codeQs = new Map(ex.blocks.filter((b) => b.type === 'code').map((b) => [b.id, b]));
-    const runs = new Map();
-    for (const a of entry.attempts) {
-      const q = a && codeQs.get(a.question);
-      if (!q) continue;
-      const tally = statuses[`${ex.id}/${q.id}`] ??= {};
-      const n = runs.get(q.id) ?? 0;
-      if (n >= MAX_RUNS_PER_QUESTION) continue;  // poslab grade does not grade past 200 either
-      runs.set(q.id, n + 1);
-      if (!a.answer || typeof a.answer !== 'object' || typeof a.answer.code !== 'string' || a.answer.code.length > 10000) {
-        tally.not_code = (tally.not_code ?? 0) + 1;  // left as it is: the core calls it malformed
-        continue;
-      }
-      const cases = hiddenCases(sub.learner, ex, q.id);
-      if (!cases) continue;
-      const r = await runPython({ code: a.answer.code, fn: q.function, cases: cases.map((c) => c.args), timeLimitMs: q.time_limit_ms ?? 2000 });
-      tally[r.status] = (tally[r.status] ?? 0) + 1;
-      a.answer = { code: a.answer.code, status: r.status, ...(r.status === 'ok' ? { results: r.results } : { message: String(r.message ?? '').slice(0, 1500) }) };
-    }
-  }
-}
+// The re-run itself is web/js/grading/code-rerun.js, shared with the class results page.
+const rerun = (sub) =>
+  rerunCodeAttempts(sub, {
+    byId,
+    hiddenCases,
+    run: (code, fn, cases, { timeLimitMs }) => runPython({ code, fn, cases, timeLimitMs }),
+  });
 
 const work = mkdtempSync(join(tmpdir(), 'grade-code-'));
 const rewritten = [];
@@ -101,11 +82,11 @@ const statusByFile = new Map();
 try {
   for (const [k, file] of files.entries()) {
     let target = file;  // unreadable or not JSON: poslab grade reports it as it is
-    const statuses = {};
+    let statuses = {};
     try {
       if (statSync(file).size <= MAX_FILE_BYTES) {
         const sub = JSON.parse(readFileSync(file, 'utf8'));
-        await rerun(sub, statuses);
+        statuses = await rerun(sub);
         mkdirSync(join(work, String(k)));
         target = join(work, String(k), basename(file));
         writeFileSync(target, JSON.stringify(sub));
@@ -125,12 +106,7 @@ try {
   for (const row of out.rows) {
     const info = statusByFile.get(row.file);
     if (info) row.file = info.original;
-    const runs = [];
-    for (const [key, tally] of Object.entries(info?.statuses ?? {})) {
-      if (!key.startsWith(`${row.exercise}/`)) continue;
-      runs.push(`${key.slice(row.exercise.length + 1)}:${Object.entries(tally).map(([s, n]) => `${s}=${n}`).join('+')}`);
-    }
-    row.codeRuns = runs.join(';');
+    row.codeRuns = codeRunsCell(info?.statuses, row.exercise);
   }
   if (format === 'json') {
     process.stdout.write(JSON.stringify(out) + '\n');

@@ -79,12 +79,17 @@ export function analyse(files, exercises) {
     for (const r of f.rows) {
       if (!r.learner) continue;
       if (!learners.has(r.learner)) {
-        learners.set(r.learner, { learner: r.learner, files: [], total: 0, perExercise: {}, questions: {}, statuses: new Set(), flags: [], minutes: null, order: learners.size });
+        learners.set(r.learner, { learner: r.learner, files: [], total: 0, perExercise: {}, questions: {}, statuses: new Set(), flags: [], minutes: null, codeRuns: {}, order: learners.size });
       }
       const L = learners.get(r.learner);
       if (!L.files.includes(f.file)) {
         L.files.push(f.file);
         if (f.minutes != null) L.minutes = (L.minutes ?? 0) + f.minutes;
+        // The page's re-run of the file's code attempts (web/js/grading/code-rerun.js): status counts per code question.
+        for (const [key, tally] of Object.entries(f.codeRuns ?? {})) {
+          const into = (L.codeRuns[key] ??= {});
+          for (const [s, n] of Object.entries(tally)) into[s] = (into[s] ?? 0) + n;
+        }
       }
       L.statuses.add(r.status);
       L.flags.push(...(r.flags ?? []));
@@ -121,6 +126,7 @@ export function analyse(files, exercises) {
       minutes: L.minutes,
       statuses: [...L.statuses],
       flags: L.flags,
+      codeRuns: L.codeRuns,
       questions: L.questions,
       order: L.order,
     };
@@ -245,8 +251,17 @@ export function csvText(rows, { bom = true } = {}) {
   return `${bom ? '\uFEFF' : ''}${rows.map(line).join('\r\n')}\r\n`;
 }
 
+// A learner's code runs as grade-code.mjs's code_runs column says them, with the exercise:
+// "exercise/question:status=n+status=n;…" (empty without code attempts).
+export function codeRunsText(codeRuns) {
+  return Object.entries(codeRuns ?? {})
+    .filter(([, tally]) => Object.keys(tally).length)
+    .map(([key, tally]) => `${key}:${Object.entries(tally).map(([s, n]) => `${s}=${n}`).join('+')}`)
+    .join(';');
+}
+
 export function rosterCsv(result, exerciseIds, { bom = true } = {}) {
-  const head = ['learner', 'total', 'max', ...exerciseIds, 'completion', 'minutes', 'status', 'flags', 'files'];
+  const head = ['learner', 'total', 'max', ...exerciseIds, 'completion', 'minutes', 'status', 'flags', 'code_runs', 'files'];
   const rows = result.roster.map((L) => [
     L.learner,
     L.total,
@@ -256,6 +271,7 @@ export function rosterCsv(result, exerciseIds, { bom = true } = {}) {
     L.minutes == null ? '' : L.minutes,
     L.statuses.join(';'),
     L.flags.join(';'),
+    codeRunsText(L.codeRuns),
     L.files.join(';'),
   ]);
   return csvText([head, ...rows], { bom });

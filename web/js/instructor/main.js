@@ -1,14 +1,17 @@
 // The class results page (dist/instructor.html): the instructor drops in the
 // learners' submission files; each is re-graded in a Web Worker by the core's
 // gradeSubmission, the same function `poslab grade` runs (claimed scores are
-// only compared), and the page shows the roster, score distributions, item
+// only compared; code attempts are first run again in the Python sandbox, as
+// scripts/grade-code.mjs does), and the page shows the roster, score distributions, item
 // analysis, common wrong answers by named mistake and the explanations, and
 // exports CSV (UTF-8 BOM) and JSON. Nothing leaves the machine.
 /* global __EXERCISES__ */
 import { h } from './h.js';
 import { t, pick, setLang, lang, LANGS } from '../i18n.js';
 import { createCore } from '../core-client.js';
-import { analyse, histogram, minutesSpent, rosterCsv, itemsCsv, plainTex } from './analysis.js';
+import { analyse, histogram, minutesSpent, rosterCsv, itemsCsv, plainTex, codeRunsText } from './analysis.js';
+import { countCodeRuns, rerunCodeAttempts, codeRunsCell, RUN_STATUSES } from '../grading/code-rerun.js';
+import { runPython, loadRuntime } from '../python/py-client.js';
 import { histogramFigure } from './charts.js';
 
 // As their files say them (the build's loader adds `file`, which the core must not hash).
@@ -27,6 +30,7 @@ const exTitle = (id) => {
   const ex = exercises.find((e) => e.id === id);
   return ex ? pick(ex.title) : id;
 };
+const byId = new Map(exercises.map((e) => [e.id, e]));
 const exNumber = (id) => exercises.findIndex((e) => e.id === id) + 1;
 const qLabel = (key) => {
   const [ex, q] = key.split('/');
@@ -71,12 +75,59 @@ async function readOne(file) {
     return { file: name, rows: [{ file: name, learner: '', exercise: '', points: null, max: null, status: 'invalid_file', message: 'not JSON: the file is not UTF-8 text', flags: [] }], minutes: null };
   }
   let minutes = null;
+  let sub;
   try {
-    minutes = minutesSpent(JSON.parse(text));
+    sub = JSON.parse(text);
+    minutes = minutesSpent(sub);
   } catch {
     minutes = null; // the core says why the file is not JSON
   }
-  return { file: name, text, minutes };
+  return { file: name, text, minutes, sub };
+}
+
+// Code questions: the results the student's page stored are never trusted.
+// Every code attempt is run again in the page's Python sandbox
+// (py-client.js: a fresh blob: Worker per run, terminated after the
+// question's time limit; one at a time) on the learner's hidden cases (the
+// core's variant), by the same code as scripts/grade-code.mjs
+// (grading/code-rerun.js), and the file is graded with the fresh results.
+// The Python runtime is loaded only when a file has code attempts.
+async function rerunCode(r, filesDone, filesCount) {
+  const sub = r.sub;
+  delete r.sub;
+  const count = countCodeRuns(sub, byId);
+  if (!count) return;
+  const variants = new Map();
+  const hiddenCases = async (learner, ex, question) => {
+    const key = `${learner}\n${ex.id}`;
+    if (!variants.has(key)) {
+      let v = null;
+      try {
+        v = (await state.core.call('variant', { exercise: ex, learner })).variant;
+      } catch {
+        v = null; // as poslab variant failing in grade-code.mjs: the attempt is left as it is
+      }
+      variants.set(key, v);
+    }
+    return variants.get(key)?.[`code:${question}`]?.hidden ?? null;
+  };
+  // The runtime could not be loaded (py-runtime.js missing or refused): the
+  // attempts are still run and end `crashed` (never their stored results
+  // trusted), and the page says that their points are not the learners'.
+  try {
+    await loadRuntime();
+  } catch (e) {
+    state.pythonError = t('instructor.python_failed', { message: e.message });
+  }
+  const show = (done) => setProgress(t('instructor.code_progress', { file: r.file, done, count, files: filesDone, total: filesCount }));
+  show(0);
+  r.codeRuns = await rerunCodeAttempts(sub, {
+    byId,
+    hiddenCases,
+    run: (code, fn, cases, { timeLimitMs }) => runPython({ code, fn, cases, timeLimitMs }),
+    onRun: show,
+  });
+  r.text = JSON.stringify(sub);
 }
 
 async function gradeFiles(list) {
@@ -88,6 +139,7 @@ async function gradeFiles(list) {
     return;
   }
   state.error = null;
+  state.pythonError = null;
   state.busy = true;
   const start = performance.now();
   try {
@@ -95,6 +147,10 @@ async function gradeFiles(list) {
     let done = 0;
     for (let i = 0; i < files.length; i += BATCH) {
       const read = await Promise.all(files.slice(i, i + BATCH).map(readOne));
+      for (const r of read) {
+        if (r.sub !== undefined) await rerunCode(r, done, files.length);
+        delete r.sub;
+      }
       const calls = read
         .filter((r) => r.text !== undefined)
         .map((r) => {
@@ -112,6 +168,8 @@ async function gradeFiles(list) {
         if (r.text !== undefined) {
           const res = results[k++];
           r.rows = res.ok ? res.result : [{ file: r.file, learner: '', exercise: '', points: null, max: null, status: 'invalid_file', message: res.error.message, flags: [] }];
+          // As grade-code.mjs's code_runs column, per row.
+          if (r.codeRuns) for (const row of r.rows) row.codeRuns = codeRunsCell(r.codeRuns, row.exercise);
           delete r.text;
         }
         // The same file picked again replaces its earlier result.
@@ -211,8 +269,29 @@ const COLUMNS = () => [
   ...exercises.map((ex) => ({ key: `ex:${ex.id}`, label: `${exNumber(ex.id)}`, title: pick(ex.title), value: (L) => L.perExercise[ex.id] ?? null })),
   { key: 'completion', label: t('instructor.col_completion'), value: (L) => L.completion, show: pct },
   { key: 'minutes', label: t('instructor.col_minutes'), value: (L) => L.minutes, show: (v) => num(v, 0) },
+  { key: 'code', label: t('instructor.col_code_runs'), value: (L) => codeRunsText(L.codeRuns), text: true, show: (_, L) => codeRunsShown(L.codeRuns) },
   { key: 'status', label: t('instructor.col_status'), value: (L) => L.statuses.join(' '), text: true, show: (_, L) => L.statuses.map(statusText).join('・') + (L.flags.length ? ` (${L.flags.join(', ')})` : '') },
 ];
+
+// A learner's code runs, per code question: "12. sinusoidal: passed the sandbox 1, time limit 1".
+function codeRunsShown(codeRuns) {
+  const entries = Object.entries(codeRuns ?? {}).filter(([, tally]) => Object.keys(tally).length);
+  if (!entries.length) return '—';
+  return h(
+    'ul',
+    { class: 'code-runs' },
+    ...entries.map(([key, tally]) =>
+      h(
+        'li',
+        { 'data-code-run': key, 'data-statuses': Object.keys(tally).join(' ') },
+        t('instructor.code_runs_item', {
+          question: qLabel(key),
+          runs: RUN_STATUSES.filter((s) => tally[s]).map((s) => t('instructor.code_run_count', { status: t(`instructor.run_${s}`), n: tally[s] })).join(t('instructor.code_run_sep')),
+        }),
+      ),
+    ),
+  );
+}
 
 function rosterTable(result) {
   const cols = COLUMNS();
@@ -220,7 +299,7 @@ function rosterTable(result) {
   const col = cols.find((c) => c.key === key) ?? cols[0];
   const f = state.filter.trim().toLowerCase();
   const rows = result.roster
-    .filter((L) => !f || L.learner.toLowerCase().includes(f) || L.statuses.join(' ').includes(f))
+    .filter((L) => !f || L.learner.toLowerCase().includes(f) || L.statuses.join(' ').includes(f) || codeRunsText(L.codeRuns).includes(f))
     .sort((a, b) => {
       const x = col.value(a);
       const y = col.value(b);
@@ -262,7 +341,7 @@ function rosterTable(result) {
 }
 
 function sortBy(key) {
-  state.sort = state.sort.key === key ? { key, dir: -state.sort.dir } : { key, dir: key === 'learner' || key === 'status' ? 1 : -1 };
+  state.sort = state.sort.key === key ? { key, dir: -state.sort.dir } : { key, dir: key === 'learner' || key === 'status' || key === 'code' ? 1 : -1 };
   const old = document.getElementById('roster');
   old.replaceWith(rosterTable(state.result));
   document.querySelector(`#roster [data-sort="${CSS.escape(key)}"]`)?.focus();
@@ -391,6 +470,7 @@ function render() {
     picker(),
     h('p', { id: 'progress', role: 'status', class: 'progress-line' }, state.progress),
     state.error ? h('p', { class: 'core-error', role: 'alert' }, state.error) : '',
+    state.pythonError ? h('p', { class: 'core-error', role: 'alert', id: 'python-error' }, state.pythonError) : '',
     ...(r
       ? [
           h('p', { id: 'summary' }, t('instructor.summary', { files: r.files.length, learners: r.roster.length })),
