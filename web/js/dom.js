@@ -63,3 +63,11 @@ export function done(el) {
 }
 
 export { escapeHtml };
+
+// A message with code in it ({fn}, {call}, {names}): the code as <code>, the
+// rest as text. params[name] may be a list: each item its own <code>, joined by ", ".
+export function withCode(key, params, name) {
+  const [before, after] = t(key, { ...params, [name]: '\u0000' }).split('\u0000');
+  const items = Array.isArray(params[name]) ? params[name] : [params[name]];
+  return [before, ...items.flatMap((x, i) => (i ? [', ', h('code', {}, String(x))] : [h('code', {}, String(x))])), after ?? ''];
+}

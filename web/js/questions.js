@@ -4,7 +4,7 @@
 // what the core said. A task is watched live on its widget (evalCondition
 // reads what the widget already got from the core) and then confirmed by the
 // core with the learner's settings.
-import { h, errorBox } from './dom.js';
+import { h, errorBox, withCode } from './dom.js';
 import { t, pick, lang } from './i18n.js';
 import { richBlock, richInline, tex, texToText, richToText } from './rich.js';
 import { evalCondition, getPath } from './check.js';
@@ -431,11 +431,6 @@ export function explain(block, ctx) {
 // {code, status, results, message}; scripts/grade-code.mjs re-runs the code.
 // The attempt store keeps strings up to 10000 characters (attempt-store.js).
 const CODE_MAX = 10000;
-// A message with code in it ({fn}, {call}): the code as <code>, the rest as text.
-function withCode(key, params, name) {
-  const [before, after] = t(key, { ...params, [name]: '\u0000' }).split('\u0000');
-  return [before, h('code', {}, String(params[name])), after ?? ''];
-}
 function describeArgs(block, args) {
   return block.params.map((p, i) => `${p}=${JSON.stringify(args[i])}`).join(', ').slice(0, 300);
 }

@@ -8,7 +8,7 @@
 // that tensor are read), or the random N(0, 0.02²) baseline — each beside
 // sinusoidal at the same shape. A table from a file is then the learned table
 // of the wall experiment: its rows, and its own last row.
-import { h, errorBox, fmt } from '../dom.js';
+import { h, errorBox, fmt, withCode } from '../dom.js';
 import { t } from '../i18n.js';
 import { richInline } from '../rich.js';
 import { lineplot } from './lineplot.js';
@@ -61,7 +61,7 @@ export function mount(el, block, ctx) {
     h('h3', { class: 'sub-title' }, t('table.title')),
     h('p', {}, t('table.intro')),
     drop,
-    h('p', { class: 'muted' }, t('table.hint_names', { names: 'wpe.weight, transformer.wpe.weight, embeddings.position_embeddings.weight' })),
+    h('p', { class: 'muted' }, ...withCode('table.hint_names', { names: ['wpe.weight', 'transformer.wpe.weight', 'embeddings.position_embeddings.weight'] }, 'names')),
     tensorRow,
     h('div', { class: 'button-row' }, trainedButton, randomButton),
     tableStatus,
