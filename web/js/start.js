@@ -36,6 +36,8 @@ export function renderStart(root, app) {
     h('p', {}, h('a', { class: 'button', href: app.linkTo(app.exercises[0].id) }, t('start.begin'))),
     // For the instructor: the lesson's steps for a projector (presenter.js).
     h('p', { class: 'present-entry' }, h('a', { class: 'button secondary', id: 'present-link', href: `?present=1${lang() === 'ja' ? '' : `&lang=${lang()}`}` }, t('start.present')), ' ', h('span', { class: 'muted' }, t('start.present_note'))),
+    // …and the class results page beside the lab (instructor.html): re-grades submissions in this browser.
+    h('p', { class: 'present-entry' }, h('a', { class: 'button secondary', id: 'results-link', href: `instructor.html${lang() === 'ja' ? '' : `#lang=${lang()}`}` }, t('start.results')), ' ', h('span', { class: 'muted' }, t('start.results_note'))),
     h('h2', {}, t('start.path')),
     // Damaged saved progress was dropped: said where the path's state is shown.
     progress.warnings().length ? h('aside', { class: 'note storage-note', role: 'status' }, ...progress.warnings().map((w) => h('p', {}, t(`storage.${w.code}`, w.params)))) : null,
