@@ -22,15 +22,10 @@ export const RUN_STATUSES = ['ok', 'timeout', 'syntax_error', 'load_error', 'no_
 
 const codeQuestions = (ex) => new Map((Array.isArray(ex?.blocks) ? ex.blocks : []).filter((b) => b && b.type === 'code').map((b) => [b.id, b]));
 
-/**
- * The code attempts that would be run (after the per-question cap), without
- * running anything: for progress and to decide whether to load a sandbox.
- * @param {object} sub  a parsed submission
- * @param {Map<string, object>} byId  exercises by id
- */
-export function countCodeRuns(sub, byId) {
-  let n = 0;
-  if (!sub || typeof sub !== 'object' || typeof sub.learner !== 'string' || !Array.isArray(sub.exercises)) return 0;
+// Every attempt at a code question of `sub`, in order, with whether the
+// per-question cap leaves it out.
+function* codeAttempts(sub, byId) {
+  if (!sub || typeof sub !== 'object' || typeof sub.learner !== 'string' || !Array.isArray(sub.exercises)) return;
   for (const entry of sub.exercises) {
     const ex = entry && byId.get(entry.id);
     if (!ex || !Array.isArray(entry.attempts)) continue;
@@ -39,12 +34,22 @@ export function countCodeRuns(sub, byId) {
     for (const a of entry.attempts) {
       const q = a && codeQs.get(a.question);
       if (!q) continue;
-      const k = runs.get(q.id) ?? 0;
-      if (k >= MAX_RUNS_PER_QUESTION) continue;
-      runs.set(q.id, k + 1);
-      n += 1;
+      const n = runs.get(q.id) ?? 0;
+      runs.set(q.id, n + 1);
+      yield { ex, q, a, capped: n >= MAX_RUNS_PER_QUESTION }; // poslab grade does not grade past 200 either
     }
   }
+}
+
+/**
+ * The code attempts that would be run (after the per-question cap), without
+ * running anything: for progress and to decide whether to load a sandbox.
+ * @param {object} sub  a parsed submission
+ * @param {Map<string, object>} byId  exercises by id
+ */
+export function countCodeRuns(sub, byId) {
+  let n = 0;
+  for (const { capped } of codeAttempts(sub, byId)) if (!capped) n += 1;
   return n;
 }
 
@@ -61,39 +66,28 @@ export function countCodeRuns(sub, byId) {
  */
 export async function rerunCodeAttempts(sub, { byId, hiddenCases, run, onRun }) {
   const statuses = {};
-  if (!sub || typeof sub !== 'object' || typeof sub.learner !== 'string' || !Array.isArray(sub.exercises)) return statuses;
   let done = 0;
-  for (const entry of sub.exercises) {
-    const ex = entry && byId.get(entry.id);
-    if (!ex || !Array.isArray(entry.attempts)) continue;
-    const codeQs = codeQuestions(ex);
-    const runs = new Map();
-    for (const a of entry.attempts) {
-      const q = a && codeQs.get(a.question);
-      if (!q) continue;
-      const tally = (statuses[`${ex.id}/${q.id}`] ??= {});
-      const n = runs.get(q.id) ?? 0;
-      if (n >= MAX_RUNS_PER_QUESTION) continue; // poslab grade does not grade past 200 either
-      runs.set(q.id, n + 1);
-      try {
-        if (!a.answer || typeof a.answer !== 'object' || typeof a.answer.code !== 'string' || a.answer.code.length > MAX_CODE_CHARS) {
-          tally.not_code = (tally.not_code ?? 0) + 1; // left as it is: the core calls it malformed
-          continue;
-        }
-        const cases = await hiddenCases(sub.learner, ex, q.id);
-        if (!cases) continue;
-        let r;
-        try {
-          r = await run(a.answer.code, q.function, cases.map((c) => c.args), { timeLimitMs: q.time_limit_ms ?? DEFAULT_TIME_LIMIT_MS });
-        } catch (e) {
-          r = { status: 'crashed', message: String(e?.message ?? e) };
-        }
-        const status = RUN_STATUSES.includes(r?.status) ? r.status : 'crashed';
-        tally[status] = (tally[status] ?? 0) + 1;
-        a.answer = { code: a.answer.code, status, ...(status === 'ok' ? { results: r.results } : { message: String(r?.message ?? '').slice(0, MAX_MESSAGE_CHARS) }) };
-      } finally {
-        onRun?.(++done);
+  for (const { ex, q, a, capped } of codeAttempts(sub, byId)) {
+    const tally = (statuses[`${ex.id}/${q.id}`] ??= {});
+    if (capped) continue;
+    try {
+      if (!a.answer || typeof a.answer !== 'object' || typeof a.answer.code !== 'string' || a.answer.code.length > MAX_CODE_CHARS) {
+        tally.not_code = (tally.not_code ?? 0) + 1; // left as it is: the core calls it malformed
+        continue;
       }
+      const cases = await hiddenCases(sub.learner, ex, q.id);
+      if (!cases) continue;
+      let r;
+      try {
+        r = await run(a.answer.code, q.function, cases.map((c) => c.args), { timeLimitMs: q.time_limit_ms ?? DEFAULT_TIME_LIMIT_MS });
+      } catch (e) {
+        r = { status: 'crashed', message: String(e?.message ?? e) };
+      }
+      const status = RUN_STATUSES.includes(r?.status) ? r.status : 'crashed';
+      tally[status] = (tally[status] ?? 0) + 1;
+      a.answer = { code: a.answer.code, status, ...(status === 'ok' ? { results: r.results } : { message: String(r?.message ?? '').slice(0, MAX_MESSAGE_CHARS) }) };
+    } finally {
+      onRun?.(++done);
     }
   }
   return statuses;
