@@ -173,6 +173,7 @@ const char* kExtendUsage = R"(poslab extend — RoPE context extension in miniat
                 [--finetune-lr 0.001] [--new-base 500000] [--steps 400] [--train-max 8]
                 [--test-max 16] [--batch 32] [--lr 0.003] [--warmup steps/10] [--clip 1]
                 [--d-model 32] [--heads 4] [--layers 2] [--d-mlp 128] [--base 10000]
+                [--task count|lookback] [--k 4]
 
 Trains the tiny Transformer with RoPE on "count and stop" (n = 1…train-max),
 then for each method (none, pi = Position Interpolation, ntk = NTK-aware,
@@ -180,6 +181,9 @@ yarn = YaRN with the lab's rescaled edges, base = a larger base) evaluates
 every n = 1…test-max with the trained weights as they are, and again after
 finetune-steps Adam steps on n = 1…test-max. L = 2·train-max positions,
 s = test-max/train-max. Per seed: every curve; summary: medians over seeds.
+--task lookback trains "look back k" instead: 2n+1 random symbols (8 kinds),
+the output at position i must be the symbol at i−k (k = 1…train-max); its
+exact match per n is the fraction of 16 fixed test sequences solved whole.
 Bad input: a one-line message on stderr, exit status 2.
 )";
 
@@ -193,7 +197,7 @@ int extend(int argc, char** argv) {
     const Args a(argc, argv,
                  {"--methods", "--seeds", "--finetune-steps", "--finetune-lr", "--new-base", "--steps",
                   "--train-max", "--test-max", "--batch", "--lr", "--warmup", "--clip", "--d-model",
-                  "--heads", "--layers", "--d-mlp", "--base"},
+                  "--heads", "--layers", "--d-mlp", "--base", "--task", "--k"},
                  {"--help"});
     if (a.has("--help")) {
         std::cout << kExtendUsage;
@@ -206,6 +210,12 @@ int extend(int argc, char** argv) {
     if (!a.has("--train-max")) common.train.train_max = extension_train_defaults().train_max;
     if (!a.has("--test-max")) common.train.test_max = extension_train_defaults().test_max;
     common.train.scheme = PositionScheme::rope;
+    if (a.has("--task")) common.train.task = parse_training_task(a.get("--task", ""));
+    if (a.has("--k")) {
+        if (common.train.task != TrainingTask::lookback)
+            throw InvalidArgument("cli", "--k applies only to --task lookback");
+        common.train.k = get_int(a, "--k", common.train.k);
+    }
     if (a.has("--methods")) {
         common.methods.clear();
         for (const std::string& name : split_commas(a.get("--methods", "")))
@@ -265,7 +275,9 @@ int extend(int argc, char** argv) {
     options["finetuneSteps"] = common.finetune_steps;
     options["finetuneLr"] = common.finetune_lr;
     options["newBase"] = common.new_base;
-    return print_json({{"task", "count-and-stop"},
+    const bool lookback = common.train.task == TrainingTask::lookback;
+    if (lookback) options["k"] = common.train.k;
+    return print_json({{"task", lookback ? "lookback" : "count-and-stop"},
                        {"options", options},
                        {"trainedLength", extension_trained_length(common)},
                        {"scale", extension_scale(common)},

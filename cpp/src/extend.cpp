@@ -11,7 +11,7 @@ namespace {
 
 TinyTransformerConfig rope_config(const ExtensionOptions& o, const ScaledRope* rope) {
     TinyTransformerConfig c;
-    c.vocab = kCountTaskVocab;
+    c.vocab = task_vocab(o.train);
     c.d_model = std::size_t(o.train.d_model);
     c.heads = std::size_t(o.train.heads);
     c.layers = std::size_t(o.train.layers);
@@ -117,7 +117,7 @@ const std::vector<ExtensionCurve>& ExtensionRun::curves() const { return state_-
 std::size_t ExtensionRun::step(std::size_t count) {
     State& st = *state_;
     const ExtensionOptions& o = st.options;
-    const std::size_t train_max = std::size_t(o.train.train_max), test_max = std::size_t(o.train.test_max);
+    const std::size_t test_max = std::size_t(o.train.test_max);
     const std::size_t ft_steps = std::size_t(o.finetune_steps);
     const ExtrapolationOptions schedule = finetune_schedule(o);
     std::size_t ran = 0;
@@ -134,7 +134,7 @@ std::size_t ExtensionRun::step(std::size_t count) {
             st.tuned->parameters() = st.base.model().parameters();
             ExtensionCurve zero;
             zero.method = method;
-            zero.evaluation = evaluate_count_task(*st.tuned, train_max, test_max);
+            zero.evaluation = evaluate_task(*st.tuned, o.train);
             st.curves.push_back(zero);
             st.adam_m.assign(st.tuned->parameters().size(), 0.0f);
             st.adam_v.assign(st.tuned->parameters().size(), 0.0f);
@@ -144,7 +144,7 @@ std::size_t ExtensionRun::step(std::size_t count) {
             if (ft_steps > 0) st.curves.push_back({method, true, {}, {}});
         }
         if (st.finetune_step < ft_steps) {
-            const TokenBatch batch = count_task_batch(std::size_t(o.train.batch), test_max, st.data_rng);
+            const TokenBatch batch = task_batch(o.train, test_max, st.data_rng);
             const float loss = st.tuned->loss_and_gradient(batch, st.gradient);
             st.curves.back().losses.push_back(double(loss));
             adam_update(st.tuned->parameters(), st.gradient, st.adam_m, st.adam_v, st.finetune_step + 1,
@@ -154,7 +154,7 @@ std::size_t ExtensionRun::step(std::size_t count) {
         }
         if (st.finetune_step >= ft_steps) {
             if (ft_steps > 0)
-                st.curves.back().evaluation = evaluate_count_task(*st.tuned, train_max, test_max);
+                st.curves.back().evaluation = evaluate_task(*st.tuned, o.train);
             ++st.method;
             st.method_started = false;
             st.finetune_step = 0;

@@ -48,7 +48,7 @@ void check_real(const char* name, double value, double lo, double hi, const char
 
 TinyTransformerConfig model_config(const ExtrapolationOptions& o) {
     TinyTransformerConfig c;
-    c.vocab = kCountTaskVocab;
+    c.vocab = task_vocab(o);
     c.d_model = std::size_t(o.d_model);
     c.heads = std::size_t(o.heads);
     c.layers = std::size_t(o.layers);
@@ -59,7 +59,39 @@ TinyTransformerConfig model_config(const ExtrapolationOptions& o) {
     return c;
 }
 
+// solved_up_to and mean_extrapolated from exact_match.
+void summarise(ExtrapolationEvaluation& ev, std::size_t train_max, std::size_t test_max) {
+    while (ev.solved_up_to < test_max && ev.exact_match[ev.solved_up_to] == 1.0) ++ev.solved_up_to;
+    double sum = 0.0;
+    for (std::size_t n = train_max + 1; n <= test_max; ++n) sum += ev.exact_match[n - 1];
+    ev.mean_extrapolated = test_max > train_max ? sum / double(test_max - train_max) : 0.0;
+}
+
+void append(TokenBatch& b, const TokenBatch& one) {
+    b.lengths.insert(b.lengths.end(), one.lengths.begin(), one.lengths.end());
+    b.tokens.insert(b.tokens.end(), one.tokens.begin(), one.tokens.end());
+    b.targets.insert(b.targets.end(), one.targets.begin(), one.targets.end());
+    b.weights.insert(b.weights.end(), one.weights.begin(), one.weights.end());
+}
+
+std::vector<int> random_symbols(std::size_t count, Rng& rng) {
+    std::vector<int> x(count);
+    for (int& v : x) v = int(rng.next_u64() % kLookbackVocab);
+    return x;
+}
+
 }  // namespace
+
+TrainingTask parse_training_task(const std::string& name) {
+    if (name == "count") return TrainingTask::count;
+    if (name == "lookback") return TrainingTask::lookback;
+    throw InvalidArgument("unknown_task", "task must be count or lookback, got '" + name + "'",
+                          {{"field", "task"}, {"value", name}});
+}
+
+std::string to_string(TrainingTask task) {
+    return task == TrainingTask::lookback ? "lookback" : "count";
+}
 
 void validate(const ExtrapolationOptions& o) {
     switch (o.scheme) {
@@ -86,6 +118,9 @@ void validate(const ExtrapolationOptions& o) {
     check_range("layers", o.layers, 1, 4);
     check_range("dMlp", o.d_mlp, 1, 256);
     check_real("base", o.base, 1.0, 1e9, "a number in (1, 1e9]");
+    if (o.task != TrainingTask::count && o.task != TrainingTask::lookback)
+        throw InvalidArgument("unknown_task", "task must be count or lookback", {{"field", "task"}});
+    if (o.task == TrainingTask::lookback) check_range("k", o.k, 1, o.train_max);
     if (o.d_model % o.heads != 0)
         throw InvalidArgument("heads_not_dividing",
                               "heads must divide dModel: dModel " + std::to_string(o.d_model) +
@@ -136,6 +171,52 @@ TokenBatch count_task_batch(std::size_t batch, std::size_t train_max, Rng& rng) 
     return b;
 }
 
+TokenBatch lookback_sequence(const std::vector<int>& symbols, std::size_t k) {
+    for (int x : symbols)
+        if (x < 0 || x >= int(kLookbackVocab))
+            throw std::invalid_argument("lookback_sequence: symbols must be from 0 to 7");
+    TokenBatch b;
+    b.lengths = {symbols.size()};
+    b.tokens = symbols;
+    b.targets.assign(symbols.size(), 0);
+    b.weights.assign(symbols.size(), 0.0f);
+    for (std::size_t i = k; i < symbols.size(); ++i) {
+        b.targets[i] = symbols[i - k];
+        b.weights[i] = 1.0f;
+    }
+    return b;
+}
+
+TokenBatch lookback_task_batch(std::size_t batch, std::size_t max_n, std::size_t k, Rng& rng) {
+    const std::size_t min_n = (k + 1) / 2;  // 2n ≥ k: at least one row to predict
+    if (k == 0 || min_n > max_n)
+        throw std::invalid_argument("lookback_task_batch: k must be from 1 to 2·max_n");
+    TokenBatch b;
+    for (std::size_t i = 0; i < batch; ++i) {
+        const std::size_t n = min_n + std::size_t(rng.next_u64() % (max_n - min_n + 1));
+        append(b, lookback_sequence(random_symbols(2 * n + 1, rng), k));
+    }
+    return b;
+}
+
+std::vector<TokenBatch> lookback_eval_sequences(std::size_t n, std::size_t k) {
+    Rng rng(mix_seed(kLookbackEvalStream, std::uint64_t(n)));
+    std::vector<TokenBatch> out;
+    for (std::size_t i = 0; i < kLookbackEvalSequences; ++i)
+        out.push_back(lookback_sequence(random_symbols(2 * n + 1, rng), k));
+    return out;
+}
+
+std::size_t task_vocab(const ExtrapolationOptions& o) {
+    return o.task == TrainingTask::lookback ? kLookbackVocab : kCountTaskVocab;
+}
+
+TokenBatch task_batch(const ExtrapolationOptions& o, std::size_t max_n, Rng& rng) {
+    if (o.task == TrainingTask::lookback)
+        return lookback_task_batch(std::size_t(o.batch), max_n, std::size_t(o.k), rng);
+    return count_task_batch(std::size_t(o.batch), max_n, rng);
+}
+
 std::size_t warmup_steps(const ExtrapolationOptions& o) {
     return std::size_t(o.warmup ? *o.warmup : o.steps / 10);
 }
@@ -179,8 +260,7 @@ std::size_t ExtrapolationRun::step(std::size_t count) {
     const ExtrapolationOptions& o = st.options;
     std::size_t ran = 0;
     while (ran < count && !done()) {
-        const TokenBatch batch =
-            count_task_batch(std::size_t(o.batch), std::size_t(o.train_max), st.data_rng);
+        const TokenBatch batch = task_batch(o, std::size_t(o.train_max), st.data_rng);
         const float loss = st.model.loss_and_gradient(batch, st.gradient);
         st.losses.push_back(double(loss));
 
@@ -193,8 +273,7 @@ std::size_t ExtrapolationRun::step(std::size_t count) {
 }
 
 ExtrapolationEvaluation ExtrapolationRun::evaluate() const {
-    return evaluate_count_task(state_->model, std::size_t(state_->options.train_max),
-                               std::size_t(state_->options.test_max));
+    return evaluate_task(state_->model, state_->options);
 }
 
 void adam_update(std::vector<float>& w, const std::vector<float>& gradient, std::vector<float>& m,
@@ -232,11 +311,41 @@ ExtrapolationEvaluation evaluate_count_task(TinyTransformer<float>& model, std::
         }
         ev.exact_match[n - 1] = all_right ? 1.0 : 0.0;
     }
-    while (ev.solved_up_to < test_max && ev.exact_match[ev.solved_up_to] == 1.0) ++ev.solved_up_to;
-    double sum = 0.0;
-    for (std::size_t n = train_max + 1; n <= test_max; ++n) sum += ev.exact_match[n - 1];
-    ev.mean_extrapolated = test_max > train_max ? sum / double(test_max - train_max) : 0.0;
+    summarise(ev, train_max, test_max);
     return ev;
+}
+
+ExtrapolationEvaluation evaluate_lookback_task(TinyTransformer<float>& model, std::size_t train_max,
+                                               std::size_t test_max, std::size_t k) {
+    ExtrapolationEvaluation ev;
+    ev.exact_match.assign(test_max, 1.0);  // 2n < k: nothing to predict, solved
+    for (std::size_t n = std::max<std::size_t>(1, (k + 1) / 2); n <= test_max; ++n) {
+        const std::vector<TokenBatch> sequences = lookback_eval_sequences(n, k);
+        TokenBatch packed;
+        for (const TokenBatch& one : sequences) append(packed, one);
+        const std::vector<float> logits = model.logits(packed);
+        const std::size_t len = 2 * n + 1;
+        std::size_t right = 0;
+        for (std::size_t q = 0; q < sequences.size(); ++q) {
+            bool all_right = true;
+            for (std::size_t i = k; i < len && all_right; ++i) {
+                const float* z = logits.data() + (q * len + i) * kLookbackVocab;
+                const int predicted = int(std::max_element(z, z + kLookbackVocab) - z);
+                all_right = predicted == sequences[q].targets[i];
+            }
+            right += all_right ? 1 : 0;
+        }
+        ev.exact_match[n - 1] = double(right) / double(sequences.size());
+    }
+    summarise(ev, train_max, test_max);
+    return ev;
+}
+
+ExtrapolationEvaluation evaluate_task(TinyTransformer<float>& model, const ExtrapolationOptions& o) {
+    if (o.task == TrainingTask::lookback)
+        return evaluate_lookback_task(model, std::size_t(o.train_max), std::size_t(o.test_max),
+                                      std::size_t(o.k));
+    return evaluate_count_task(model, std::size_t(o.train_max), std::size_t(o.test_max));
 }
 
 }  // namespace poslab

@@ -39,6 +39,24 @@ check "a summary row per method and fine-tune, with each seed's value" $?
 "$poslab" extend --help | grep -q "RoPE context extension"
 check "--help" $?
 
+# Look back k: the same run on random symbols, k in the options.
+out=$("$poslab" extend --seeds 1 --methods none,ntk --task lookback --k 3 "${tiny[@]}")
+check "a tiny lookback run exits 0" $?
+echo "$out" | json "j.task==='lookback' && j.options.k===3 && j.runs[0].curves.length===4 && j.trainedLength===8 && j.scale===2"
+check "lookback: task and k in the JSON, 2 methods × 2 curves, same L and s" $?
+# n = 1 has 3 symbols and k = 3: nothing to predict, counted as solved; every value a multiple of 1/16.
+echo "$out" | json "j.runs[0].curves.every(c=>c.exactMatch.length===8 && c.exactMatch[0]===1 && c.exactMatch.every(v=>Number.isInteger(v*16)))"
+check "lookback: exact match per n is a fraction of 16 test sequences" $?
+echo "$("$poslab" extend --seeds 1 --methods none "${tiny[@]}")" | json "j.task==='count-and-stop' && !('k' in j.options)"
+check "count and stop stays the default" $?
+"$poslab" extend --help | grep -q "task lookback"
+check "--help names --task lookback" $?
+
+bad "unknown task" "--task must be count or lookback, got 'copy'" --task copy "${tiny[@]}"
+bad "k without lookback" "--k applies only to --task lookback" --k 3 "${tiny[@]}"
+bad "k too large" "--k must be an integer from 1 to 4, got 5" --task lookback --k 5 "${tiny[@]}"
+bad "k zero" "--k must be an integer from 1 to 4, got 0" --task lookback --k 0 "${tiny[@]}"
+bad "k not a number" "--k must be a whole number" --task lookback --k two "${tiny[@]}"
 bad "unknown method" "method must be one of none, pi, ntk, yarn, base" --methods pi,rope "${tiny[@]}"
 bad "method twice" "lists pi twice" --methods pi,pi "${tiny[@]}"
 bad "fine-tune too long" "--finetune-steps must be an integer from 0 to 2000" --finetune-steps 5000

@@ -23,6 +23,28 @@ namespace poslab {
 enum CountTaskToken : int { kTokenPad = 0, kTokenA = 1, kTokenB = 2, kTokenEquals = 3, kTokenEos = 4 };
 constexpr std::size_t kCountTaskVocab = 5;
 
+// A second task, "look back k" (poslab extend --task lookback):
+//
+//   sequence   x₀ x₁ … x₂ₙ   (2n+1 symbols drawn uniformly from 0 … 7)
+//   targets    row i (i ≥ k) must output x_{i−k}: the symbol k positions back
+//   loss       cross entropy on rows k … 2n, nothing else
+//   metric     per n, the fraction of kLookbackEvalSequences fixed test
+//              sequences whose every prediction is right
+//
+// The symbols are random, so nothing but the relative distance k tells the
+// model where to look. A sequence of n has the same 2n+1 positions as count
+// and stop's, so the trained length L = 2·train_max is the same. Sequences
+// with 2n < k have nothing to predict: training never draws them (n starts
+// at ⌈k/2⌉) and the evaluation counts them as solved.
+enum class TrainingTask { count, lookback };
+constexpr std::size_t kLookbackVocab = 8;
+constexpr std::size_t kLookbackEvalSequences = 16;
+// The test sequences of n: Rng(mix_seed(kLookbackEvalStream, n)), the same
+// for every seed and method.
+constexpr std::uint64_t kLookbackEvalStream = 0x6c6f6f6b6261636bULL;  // "lookback"
+TrainingTask parse_training_task(const std::string& name);  // "count", "lookback"
+std::string to_string(TrainingTask task);
+
 // Integer fields are signed so that a negative value from JS or the command
 // line reaches validate() and gets a message instead of wrapping around.
 struct ExtrapolationOptions {
@@ -41,6 +63,8 @@ struct ExtrapolationOptions {
     std::int64_t layers = 2;       // 1 … 4
     std::int64_t d_mlp = 128;      // 1 … 256
     double base = 1e4;             // sinusoidal and RoPE, (1, 1e9]
+    TrainingTask task = TrainingTask::count;
+    std::int64_t k = 4;            // look-back distance, lookback only: 1 … train_max
 };
 
 // Throws std::invalid_argument / std::out_of_range naming the field, the
@@ -59,6 +83,19 @@ TokenBatch count_task_sequence(std::size_t n);
 // back (no padding: each costs only its own 2n+1 rows).
 TokenBatch count_task_batch(std::size_t batch, std::size_t train_max, Rng& rng);
 
+// Look back k: the sequence of these symbols (2n+1 of them, each 0 … 7),
+// targets x_{i−k} with weight 1 on rows i ≥ k (0 and weight 0 before).
+TokenBatch lookback_sequence(const std::vector<int>& symbols, std::size_t k);
+// B sequences with n drawn uniformly from ⌈k/2⌉ … max_n and random symbols, packed.
+TokenBatch lookback_task_batch(std::size_t batch, std::size_t max_n, std::size_t k, Rng& rng);
+// The kLookbackEvalSequences test sequences of n (fixed, see kLookbackEvalStream).
+std::vector<TokenBatch> lookback_eval_sequences(std::size_t n, std::size_t k);
+
+// The options' task: its vocabulary, a training batch with n ≤ max_n, and
+// the evaluation per n = 1 … test_max.
+std::size_t task_vocab(const ExtrapolationOptions& options);
+TokenBatch task_batch(const ExtrapolationOptions& options, std::size_t max_n, Rng& rng);
+
 // The warm-up actually used: options.warmup, or steps/10 when unset.
 std::size_t warmup_steps(const ExtrapolationOptions& options);
 
@@ -67,7 +104,9 @@ std::size_t warmup_steps(const ExtrapolationOptions& options);
 double learning_rate_at(const ExtrapolationOptions& options, std::size_t step);
 
 struct ExtrapolationEvaluation {
-    std::vector<double> exact_match;  // [test_max]: index n-1 is 1 if every prediction from '=' on is right
+    // [test_max]: index n-1 is 1 if every prediction from '=' on is right
+    // (look back k: the fraction of the test sequences of n with every prediction right)
+    std::vector<double> exact_match;
     std::size_t solved_up_to = 0;     // largest N with exact match at every n ≤ N (0 if n = 1 fails)
     double mean_extrapolated = 0.0;   // mean exact match over n = train_max+1 … test_max
 };
@@ -90,6 +129,11 @@ void adam_update(std::vector<float>& w, const std::vector<float>& gradient, std:
 // (mean_extrapolated over n = train_max+1 … test_max).
 ExtrapolationEvaluation evaluate_count_task(TinyTransformer<float>& model, std::size_t train_max,
                                             std::size_t test_max);
+// The same for look back k.
+ExtrapolationEvaluation evaluate_lookback_task(TinyTransformer<float>& model, std::size_t train_max,
+                                               std::size_t test_max, std::size_t k);
+// The options' task (train_max, test_max and k from the options).
+ExtrapolationEvaluation evaluate_task(TinyTransformer<float>& model, const ExtrapolationOptions& options);
 
 // A training run that can be advanced a few steps at a time (a Web Worker
 // posts progress and checks for cancel between chunks).
