@@ -27,12 +27,14 @@ const char* kExtrapolateUsage = R"(poslab extrapolate — train short, test long
                      [--steps 400] [--train-max 16] [--test-max 48] [--batch 32]
                      [--lr 0.003] [--warmup steps/10] [--clip 1] [--d-model 32]
                      [--heads 4] [--layers 2] [--d-mlp 128] [--base 10000]
+                     [--task count|lookback] [--k 4]
 
 Task "count and stop": a…a = b…b <eos> with n a's and n b's. Trains on
 n = 1…train-max, tests every n = 1…test-max (exact match of all n+1
 predictions from '=' on). Per scheme and seed: the loss curve, exact match
 per n, the largest n solved with no gap before it, the mean exact match over
 n = train-max+1…test-max, and the seconds taken.
+--task lookback: "look back k" instead (as in poslab extend --help).
 Bad input: a one-line message on stderr, exit status 2.
 )";
 
@@ -94,6 +96,19 @@ ExtrapolationOptions common_options(const Args& a) {
     return o;
 }
 
+// --task count|lookback and --k (lookback only).
+void parse_task(const Args& a, ExtrapolationOptions& o) {
+    if (a.has("--task")) o.task = parse_training_task(a.get("--task", ""));
+    if (a.has("--k")) {
+        if (o.task != TrainingTask::lookback) throw InvalidArgument("cli", "--k applies only to --task lookback");
+        o.k = get_int(a, "--k", o.k);
+    }
+}
+
+const char* task_name(const ExtrapolationOptions& o) {
+    return o.task == TrainingTask::lookback ? "lookback" : "count-and-stop";
+}
+
 nlohmann::json options_json(const ExtrapolationOptions& o) {
     return {{"steps", o.steps},     {"trainMax", o.train_max},
             {"testMax", o.test_max}, {"batch", o.batch},
@@ -107,7 +122,8 @@ nlohmann::json options_json(const ExtrapolationOptions& o) {
 int extrapolate(int argc, char** argv) {
     const Args a(argc, argv,
                  {"--schemes", "--seeds", "--steps", "--train-max", "--test-max", "--batch", "--lr",
-                  "--warmup", "--clip", "--d-model", "--heads", "--layers", "--d-mlp", "--base"},
+                  "--warmup", "--clip", "--d-model", "--heads", "--layers", "--d-mlp", "--base",
+                  "--task", "--k"},
                  {"--help"});
     if (a.has("--help")) {
         std::cout << kExtrapolateUsage;
@@ -117,7 +133,8 @@ int extrapolate(int argc, char** argv) {
         throw InvalidArgument("cli", "extrapolate takes only --flags, got '" + a.positional()[0] + "'");
     const std::vector<PositionScheme> schemes = parse_schemes(a);
     const std::vector<std::int64_t> seeds = parse_seeds(a);
-    const ExtrapolationOptions common = common_options(a);
+    ExtrapolationOptions common = common_options(a);
+    parse_task(a, common);
     // Check every run's options before spending minutes on the first one.
     for (PositionScheme scheme : schemes) {
         ExtrapolationOptions o = common;
@@ -160,8 +177,10 @@ int extrapolate(int argc, char** argv) {
                            {"meanExtrapolated", sum_mean / n},
                            {"meanSeconds", sum_seconds / n}});
     }
-    return print_json({{"task", "count-and-stop"},
-                       {"options", options_json(common)},
+    nlohmann::json options = options_json(common);
+    if (common.task == TrainingTask::lookback) options["k"] = common.k;
+    return print_json({{"task", task_name(common)},
+                       {"options", options},
                        {"seeds", seeds},
                        {"runs", runs},
                        {"summary", summary}});
@@ -210,12 +229,7 @@ int extend(int argc, char** argv) {
     if (!a.has("--train-max")) common.train.train_max = extension_train_defaults().train_max;
     if (!a.has("--test-max")) common.train.test_max = extension_train_defaults().test_max;
     common.train.scheme = PositionScheme::rope;
-    if (a.has("--task")) common.train.task = parse_training_task(a.get("--task", ""));
-    if (a.has("--k")) {
-        if (common.train.task != TrainingTask::lookback)
-            throw InvalidArgument("cli", "--k applies only to --task lookback");
-        common.train.k = get_int(a, "--k", common.train.k);
-    }
+    parse_task(a, common.train);
     if (a.has("--methods")) {
         common.methods.clear();
         for (const std::string& name : split_commas(a.get("--methods", "")))
@@ -240,7 +254,9 @@ int extend(int argc, char** argv) {
         o.train.seed = seed;
         const auto start = std::chrono::steady_clock::now();
         ExtensionRun run(o);
-        run.step(run.total_steps());
+        // A step call ends when its count has run, so with --finetune-steps 0
+        // the zero-shot curves come from a call after the training's last step.
+        while (!run.done()) run.step(run.total_steps());
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         nlohmann::json loss = nlohmann::json::array(), curves = nlohmann::json::array();
@@ -275,9 +291,8 @@ int extend(int argc, char** argv) {
     options["finetuneSteps"] = common.finetune_steps;
     options["finetuneLr"] = common.finetune_lr;
     options["newBase"] = common.new_base;
-    const bool lookback = common.train.task == TrainingTask::lookback;
-    if (lookback) options["k"] = common.train.k;
-    return print_json({{"task", lookback ? "lookback" : "count-and-stop"},
+    if (common.train.task == TrainingTask::lookback) options["k"] = common.train.k;
+    return print_json({{"task", task_name(common.train)},
                        {"options", options},
                        {"trainedLength", extension_trained_length(common)},
                        {"scale", extension_scale(common)},

@@ -39,6 +39,11 @@ check "a summary row per method and fine-tune, with each seed's value" $?
 "$poslab" extend --help | grep -q "RoPE context extension"
 check "--help" $?
 
+out=$("$poslab" extend --seeds 1 --methods none,pi --steps 4 --train-max 4 --test-max 8 --finetune-steps 0 --batch 4 --d-model 16 --heads 2 --layers 1 --d-mlp 16)
+check "no fine-tune exits 0" $?
+echo "$out" | json "j.runs[0].curves.map(c=>c.method+(c.finetuned?'+':'')).join(',')==='none,pi' && j.summary.length===2"
+check "--finetune-steps 0: the zero-shot curves only, each summarised" $?
+
 # Look back k: the same run on random symbols, k in the options.
 out=$("$poslab" extend --seeds 1 --methods none,ntk --task lookback --k 3 "${tiny[@]}")
 check "a tiny lookback run exits 0" $?

@@ -53,6 +53,17 @@ check "different seeds give different loss curves" $?
 "$poslab" extrapolate --help | grep -q "count and stop"
 check "--help prints the usage, exit 0" $?
 
+out=$("$poslab" extrapolate --schemes rope --seeds 1 --steps 3 --train-max 4 --test-max 6 --task lookback --k 2)
+check "a short lookback run exits 0" $?
+echo "$out" | json "j.task==='lookback' && j.options.k===2 && j.runs[0].exactMatch.length===6 && j.runs[0].exactMatch.every(x=>Number.isInteger(x*16))"
+check "lookback: task and k echoed; exact match per n a fraction of 16 test sequences" $?
+# 8 symbols, untrained: the first loss is near ln 8 = 2.079.
+echo "$out" | json "Math.abs(j.runs[0].loss[0]-Math.log(8))<0.3"
+check "lookback: the first loss is near ln 8 (8 symbols, untrained)" $?
+bad "unknown task" "--task must be count or lookback, got 'copy'" --task copy --steps 1
+bad "k without lookback" "--k applies only to --task lookback" --k 2 --steps 1
+bad "k past train-max" "--k must be an integer from 1 to 16, got 17" --task lookback --k 17 --steps 1
+
 bad "unknown scheme" "foo" --schemes rope,foo --steps 1
 bad "scheme twice" "rope twice" --schemes rope,rope --steps 1
 bad "seed twice" "1 twice" --seeds 1,1 --steps 1
