@@ -100,7 +100,8 @@ ExtrapolationOptions common_options(const Args& a) {
 void parse_task(const Args& a, ExtrapolationOptions& o) {
     if (a.has("--task")) o.task = parse_training_task(a.get("--task", ""));
     if (a.has("--k")) {
-        if (o.task != TrainingTask::lookback) throw InvalidArgument("cli", "--k applies only to --task lookback");
+        if (o.task != TrainingTask::lookback)
+            throw InvalidArgument("cli", "--k applies only to --task lookback");
         o.k = get_int(a, "--k", o.k);
     }
 }
