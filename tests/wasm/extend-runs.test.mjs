@@ -98,8 +98,12 @@ test('gradeSubmission: right, wrong, forged and run-less attempts, graded as pos
   assert.match(rows.forged.message, /runSeeds \[5\] is not one of this exercise's seed sets/);
   assert.equal(points(rows.norun), 0);
   assert.match(rows.norun.message, /no finished run/);
-  // The cached runs make a re-grade cheap: four files well under the 2 s budget for 200.
-  assert.ok(ms < 400, `four submissions took ${ms.toFixed(0)} ms`);
+  // From the compiled-in runs, not retrained (one seed retrained in wasm takes ~8 s): far below that even on a busy machine.
+  assert.ok(ms < 3000, `four submissions took ${ms.toFixed(0)} ms`);
+  // 200 such files, as the class results page gets them: measured, printed (the bench's budget is 2 s).
+  const t0 = performance.now();
+  for (let i = 0; i < 200; i++) lab.gradeSubmission({ file: `s${i}.json`, text: submission(`learner-${i}`, [at(['none'], { runSeeds: SEED_CHOICES[i % 3] })]) });
+  console.log(`# 200 submissions with the run question re-graded in ${(performance.now() - t0).toFixed(0)} ms`);
   // poslab grade gives the same rows.
   const dir = mkdtempSync(join(tmpdir(), 'poslab-extend-runs-'));
   try {
