@@ -133,7 +133,10 @@ json extension_options_json(const ExtensionOptions& e) {
 
 std::vector<ExtensionRunCurve> compute_extension_run_curves(const ExtensionOptions& options) {
     ExtensionRun run(options);
-    run.step(run.total_steps());
+    // Until done, as the page's loop steps it: one call of total_steps() steps
+    // stops after the base training when finetune_steps is 0, before the
+    // zero-shot curves are measured (step() counts only training steps).
+    while (!run.done()) run.step(run.total_steps());
     return curves_of(run);
 }
 
