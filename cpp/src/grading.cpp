@@ -10,6 +10,7 @@
 #include "poslab/api_json.hpp"
 #include "poslab/code_questions.hpp"
 #include "poslab/errors.hpp"
+#include "poslab/extend_runs.hpp"
 #include "poslab/random.hpp"
 #include "poslab/tokenizer.hpp"
 
@@ -231,12 +232,70 @@ std::set<std::string> pairs_leaving(const json& q, const json& spec, const json&
     return out;
 }
 
+// The options "method-M" whose curve (zero-shot, or fine-tuned with
+// `finetuned: true`) solved every n = 1 … testMax for every seed of the
+// learner's run, or "none" when no method did. The run is recomputed by the
+// core for (args, seeds) — extension_run_curves, from the compiled-in cache
+// when it holds them — never read from the submission.
+std::set<std::string> extend_run_methods(const json& q, const json& spec, const json& variant, const json& lab,
+                                         const std::string& lang) {
+    const json seeds = substitute(spec.at("seeds"), variant, lab, lang);
+    if (!seeds.is_array() || seeds.empty() || seeds.size() > 8)
+        throw InvalidArgument("bad_run_seeds", "the run's seeds must list 1 to 8 seeds, got " + seeds.dump().substr(0, 80));
+    const bool finetuned = spec.value("finetuned", false);
+    const json args = substitute(spec.value("args", json::object()), variant, lab, lang);
+    ExtensionOptions o = extension_options_from_json(args);
+    std::map<std::string, bool> solved_all;
+    for (RopeScaling m : o.methods) solved_all[to_string(m)] = true;
+    for (const json& seed : seeds) {
+        if (!seed.is_number() || seed.get<double>() != std::floor(seed.get<double>()) || seed.get<double>() < 0 ||
+            seed.get<double>() > 4294967295.0)
+            throw InvalidArgument("bad_run_seeds", "a seed of the run must be a whole number from 0 to 4294967295, got " +
+                                                       seed.dump().substr(0, 40));
+        o.train.seed = std::int64_t(seed.get<double>());
+        validate(o);
+        std::map<std::string, bool> seen;
+        for (const ExtensionRunCurve& c : extension_run_curves(o)) {
+            if (c.finetuned != finetuned) continue;
+            seen[to_string(c.method)] = true;
+            if (c.solved_up_to < o.train.test_max) solved_all[to_string(c.method)] = false;
+        }
+        for (auto& [m, all] : solved_all)
+            if (!seen.count(m)) all = false;  // no such curve (finetuned with 0 fine-tune steps)
+    }
+    std::set<std::string> out;
+    bool any = false;
+    for (const auto& [m, all] : solved_all) any = any || all;
+    for (const json& opt : q.at("options")) {
+        const std::string id = opt.at("id").get<std::string>();
+        if (id == "none") {  // "no method did": right exactly when none did
+            if (!any) out.insert(id);
+            continue;
+        }
+        const auto it = id.rfind("method-", 0) == 0 ? solved_all.find(id.substr(7)) : solved_all.end();
+        if (it == solved_all.end())
+            throw InvalidArgument("bad_option_id",
+                                  "option '" + id + "' names no method of the run: with extend_run, ids are method-M for M in args.methods, or none",
+                                  {{"option", id}});
+        if (it->second) out.insert(id);
+    }
+    return out;
+}
+
+// A question answered from the learner's Part 2 run needs that run's seeds (lab.runSeeds).
+bool reads_run(const json& q) { return q.contains("answer_from") && q["answer_from"].contains("extend_run"); }
+const char* const kNoRun =
+    "this question reads your run of Part 2, and the answer came with no finished run (lab.runSeeds): run the experiment, then answer";
+
 AttemptResult check_choice(const json& q, const json& answer, const json& variant, const json& lab,
                            const std::string& lang) {
     const json& options = q.at("options");
     std::set<std::string> ids, want, got;
     for (const json& o : options) ids.insert(o.at("id").get<std::string>());
-    if (q.contains("answer_from") && q["answer_from"].contains("pairs_leaving")) {
+    if (reads_run(q)) {
+        if (!lab.is_object() || !lab.contains("runSeeds")) return malformed(kNoRun);
+        want = extend_run_methods(q, q["answer_from"].at("extend_run"), variant, lab, lang);
+    } else if (q.contains("answer_from") && q["answer_from"].contains("pairs_leaving")) {
         want = pairs_leaving(q, q["answer_from"].at("pairs_leaving"), variant, lab, lang);
     } else if (q.contains("answer_from")) {
         want = swaps_changing(q, q["answer_from"].at("swaps_changing"), variant, lab, lang);
@@ -896,7 +955,16 @@ std::string setting_problem(const json& spec, const std::string& key, const json
         const json fixed = spec.value("weights", json("random"));
         return value == fixed ? std::string() : "weights is " + shown(fixed) + " in this exercise";
     }
-    return "'" + key + "' is not a lab setting (sentence, tokens, pe, causal, d, seed, heads, weights)";
+    if (key == "runSeeds") {
+        // The seeds of the learner's Part 2 run: exactly one of the exercise's sets (lab.run_seeds).
+        const json choices = spec.value("run_seeds", json::array());
+        if (choices.empty()) return "this exercise has no run; runSeeds is not one of its settings";
+        for (const json& c : choices)
+            if (c == value) return {};
+        return "runSeeds " + shown(value) + " is not one of this exercise's seed sets " + shown(choices) +
+               " (a run with other seeds is not graded)";
+    }
+    return "'" + key + "' is not a lab setting (sentence, tokens, pe, causal, d, seed, heads, weights, runSeeds)";
 }
 
 }  // namespace
@@ -950,6 +1018,8 @@ json grade_exercise(const json& exercise, std::uint32_t seed, const json& attemp
         const json& question = find_question(exercise, id);  // throws for a question the exercise does not have
         std::string not_allowed = a.contains("lab") ? lab_problem(exercise, a["lab"]) : std::string();
         if (not_allowed.empty()) not_allowed = task_answer_problem(exercise, question, a["answer"]);
+        if (not_allowed.empty() && reads_run(question) && !(a.contains("lab") && a["lab"].contains("runSeeds")))
+            not_allowed = kNoRun;
         if (!not_allowed.empty()) {
             rejected.push_back({{"attempt", i}, {"question", id}, {"status", "lab_not_allowed"}, {"message", not_allowed}});
             continue;

@@ -59,6 +59,17 @@ test('a malformed exercise file: errors name the file and the field', () => {
   withExercise(head + 'blocks:\n  - type: choice\n    id: q\n    multiple: true\n    prompt: { ja: 問, en: Q }\n    options: [{ id: p0, label: { ja: あ, en: A } }, { id: pair1, label: { ja: い, en: B } }]\n    answer_from: { pairs_leaving: { args: { d: 4, trainedLength: 8, s: 2 } } }\n', (dir) => {
     assert.throws(() => loadExercises(dir), /blocks\[0\]\.options\[1\]\.id: with pairs_leaving, ids name a RoPE pair as pI \(e\.g\. p0\) or are none, got "pair1"/);
   });
+  // extend_run: ids name a method of the run (method-M) or none; the exercise has the run widget and lab.run_seeds.
+  const runQ = (lab, ids) => `${head}${lab}blocks:\n  - type: rope-extend-run\n    id: run\n  - type: choice\n    id: q\n    multiple: true\n    prompt: { ja: 問, en: Q }\n    options: [${ids.map((id) => `{ id: ${id}, label: { ja: あ, en: A } }`).join(', ')}]\n    answer_from: { extend_run: { seeds: $runSeeds, args: { methods: [none, pi] } } }\n`;
+  withExercise(runQ('lab: { run_seeds: [[1]] }\n', ['method-pi', 'method-yarn', 'none']), (dir) => {
+    assert.throws(() => loadExercises(dir), /blocks\[1\]\.options\[1\]\.id: with extend_run, ids name a method of the run as method-M \(M one of none, pi\) or are none, got "method-yarn"/);
+  });
+  withExercise(runQ('', ['method-pi', 'none']), (dir) => {
+    assert.throws(() => loadExercises(dir), /blocks\[1\]\.answer_from\.extend_run: the exercise needs lab\.run_seeds/);
+  });
+  withExercise(runQ('lab: { run_seeds: [[1]] }\n', ['method-pi', 'none']), (dir) => {
+    assert.equal(loadExercises(dir).length, 1);
+  });
   withExercise(head + 'lab: { pe: cosine }\nblocks:\n  - type: note\n    body: { ja: あ, en: a }\n', (dir) => {
     assert.throws(() => loadExercises(dir), /lab\.pe: "cosine" is not allowed; allowed: "none", "sinusoidal"/);
   });

@@ -6,6 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startLab, openPage, gotoReady, axeViolations, cliPath, root, artifacts } from './helpers.mjs';
 
@@ -58,6 +59,8 @@ for (const { mode, lang, learner } of passes) {
     if (lang !== 'ja') hash.set('lang', lang);
     await gotoReady(page, `${lab.bases[mode]}?learner=${learner}#${hash}`);
     await page.waitForSelector('.ropeext-table');
+    // The question on the student's own run waits for a run, and says so in the page's language.
+    assert.match(await page.locator('[data-question="run-solved-all"] .run-note').textContent(), lang === 'ja' ? /あなた自身の実行の結果から答えます。上の「実験を始める」で/ : /reads your own run/);
     // Defaults: d 8, base 10^4, L 16, s 2, plain RoPE → pairs 1, 2, 3 leave.
     const leavesColumn = () => page.locator('.ropeext-table tbody tr td:last-child').allTextContents();
     const yes = lang === 'ja' ? '出る' : 'yes';
@@ -119,6 +122,10 @@ for (const mode of ['http', 'file']) test(`${mode} en: Part 2 runs in the Worker
   const { page, context, problems } = await openPage(lab, mode);
   await gotoReady(page, `${lab.bases[mode]}?learner=ren#ex=rope-extend&lang=en`);
   await page.waitForSelector('.extrun-results');
+  // The question on the student's own run is locked until a run has finished.
+  const runQ = '[data-question="run-solved-all"]';
+  assert.match(await page.locator(`${runQ} .run-note`).textContent(), /This question reads your own run\. Run the experiment above to the end/);
+  assert.ok(await page.locator(`${runQ} input, ${runQ} button`).evaluateAll((xs) => xs.length === 6 && xs.every((x) => x.disabled)));
   // One seed: choose it from the keyboard, then press Run.
   await page.mouse.click(1, 1);
   await tabTo(page, 'select[id$="run-seeds"]', 300);
@@ -142,6 +149,20 @@ for (const mode of ['http', 'file']) test(`${mode} en: Part 2 runs in the Worker
   }
   assert.equal(pageRows.length, 4);
   assert.match(await page.locator('.extrun-verdict').textContent(), /plain RoPE reached/);
+  // Now it opens, for this run's seeds. The right options, read off the native run here:
+  // the methods whose zero-shot curve solved every n up to 16 (else "No method did").
+  await page.waitForFunction((q) => !document.querySelector(`${q} input`).disabled, runQ);
+  assert.equal(await page.locator(`${runQ} .run-note`).textContent(), 'Answer about your run with seeds 1.');
+  const want = j.runs[0].curves.filter((c) => !c.finetuned && c.solvedUpTo === 16).map((c) => `method-${c.method}`);
+  if (!want.length) want.push('none');
+  for (const id of want) {
+    await tabTo(page, `${runQ} input[value="${id}"]`);
+    await page.keyboard.press('Space');
+  }
+  await tabTo(page, `${runQ} button[type="submit"]`);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((q) => document.querySelector(`${q} .feedback`)?.textContent.length > 0, runQ);
+  assert.match(await page.locator(`${runQ} .feedback`).getAttribute('class'), /(^|\s)correct/, `want ${want}`);
   if (mode === 'file') {
     assert.deepEqual(problems.console, []);
     await context.close();
@@ -168,6 +189,31 @@ for (const mode of ['http', 'file']) test(`${mode} en: Part 2 runs in the Worker
   await page.waitForFunction(() => !document.querySelector('.cancel-button')?.disabled);
   await page.locator('button.cancel-button').click();
   await page.waitForFunction(() => /Cancelled/.test(document.querySelector('.extrap-outcome')?.textContent ?? ''), null, { timeout: 60000 });
+  // The kept run still answers for seeds 1.
+  assert.equal(await page.locator(`${runQ} .run-note`).textContent(), 'Answer about your run with seeds 1.');
+
+  // The submission keeps the run's seeds with the answer; poslab grade and the
+  // class results page re-grade it from the core's run, not from the file.
+  await gotoReady(page, `${lab.bases.http}?learner=ren#lang=en`);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('.grading-download')]);
+  const subFile = join(artifacts, 'rope-extend-ren.json');
+  await download.saveAs(subFile);
+  const entry = JSON.parse(readFileSync(subFile, 'utf8')).exercises.find((e) => e.id === 'rope-extend');
+  const answered = entry.attempts.filter((a) => a.question === 'run-solved-all');
+  assert.equal(answered.length, 1);
+  assert.deepEqual(answered[0].lab.runSeeds, [1]);
+  assert.deepEqual([...answered[0].answer].sort(), [...want].sort());
+  const graded = spawnSync(cliPath, ['grade', '--exercises', join(root, 'exercises'), subFile, '--format', 'json'], { encoding: 'utf8' });
+  const cliRows = JSON.parse(graded.stdout).rows;
+  const row = cliRows.find((r) => r.exercise === 'rope-extend');
+  assert.equal(row.status, 'graded', row.message);
+  assert.equal(row.questions.find((q) => q.id === 'run-solved-all').points, 1);
+  assert.equal(row.claimedDiffers, false);
+  const cliTotal = cliRows.filter((r) => r.status === 'graded').reduce((a, r) => a + r.points, 0);
+  await page.goto(new URL('instructor.html', lab.bases.http).href);
+  await page.setInputFiles('#files', [subFile]);
+  await page.waitForSelector('#summary', { timeout: 60000 });
+  assert.equal(Number(await page.locator('#roster tbody tr[data-learner="ren"]').getAttribute('data-total')), cliTotal);
   assert.deepEqual(problems.console, []);
   assert.deepEqual(problems.csp, []);
   await context.close();

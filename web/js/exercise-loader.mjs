@@ -73,6 +73,17 @@ export function crossCheck(ex) {
           if (!/^(p\d+|none)$/.test(o.id)) problems.push(`${at}.options[${j}].id: with pairs_leaving, ids name a RoPE pair as pI (e.g. p0) or are none, got "${o.id}"`);
         });
         if (!b.multiple) problems.push(`${at}.multiple: answer_from needs multiple: true`);
+      } else if (b.answer_from && b.answer_from.extend_run) {
+        // The key is the core's run for the learner's seeds (lab.runSeeds): the run widget and its seed sets must be there.
+        const methods = b.answer_from.extend_run.args?.methods ?? ['none', 'pi', 'ntk', 'yarn'];
+        b.options.forEach((o, j) => {
+          const m = /^method-(.+)$/.exec(o.id);
+          if (o.id !== 'none' && !(m && methods.includes(m[1]))) problems.push(`${at}.options[${j}].id: with extend_run, ids name a method of the run as method-M (M one of ${methods.join(', ')}) or are none, got "${o.id}"`);
+        });
+        if (!b.multiple) problems.push(`${at}.multiple: answer_from needs multiple: true`);
+        if (b.answer_from.extend_run.seeds !== '$runSeeds') problems.push(`${at}.answer_from.extend_run.seeds: must be $runSeeds (the seeds of the learner's run)`);
+        if (!ex.blocks.some((x) => x.type === 'rope-extend-run')) problems.push(`${at}.answer_from.extend_run: the exercise has no rope-extend-run widget to make the run`);
+        if (!Array.isArray(ex.lab?.run_seeds) || !ex.lab.run_seeds.length) problems.push(`${at}.answer_from.extend_run: the exercise needs lab.run_seeds, the seed sets a run may use`);
       } else if (b.answer_from) {
         const w = b.answer_from.swaps_changing.widget;
         if (typeOfId(w) !== 'swaps') problems.push(`${at}.answer_from.swaps_changing.widget: "${w}" is not the id of a swaps widget`);

@@ -222,17 +222,36 @@ export function choice(block, ctx) {
     h('button', { type: 'submit' }, t('q.check')),
   );
   const cost = h('p', { class: 'attempt-cost', hidden: true });
+  // A question on the learner's own run (answer_from.extend_run) is locked
+  // until the run widget has a finished run (lab.runSeeds); the core grades
+  // it for those seeds.
+  const readsRun = !!block.answer_from?.extend_run;
+  const runNote = readsRun ? h('p', { class: 'run-note', role: 'status' }) : null;
+  const applyLock = () => {
+    if (!readsRun) return;
+    const seeds = ctx.lab().runSeeds;
+    runNote.classList.toggle('locked', !seeds);
+    runNote.textContent = seeds ? t('q.run_seeds', { seeds: seeds.join(', ') }) : t('q.needs_run');
+    if (!seeds) for (const x of form.querySelectorAll('input, button')) x.disabled = true;
+  };
+  const applyCost = async () => {
+    await showCost(ctx, block, attempts, cost, form, solved);
+    applyLock();
+  };
+  if (runNote) el.append(runNote);
   el.append(form, cost, feedback);
-  showCost(ctx, block, attempts, cost, form, solved);
+  applyLock();
+  applyCost();
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
+    if (readsRun && !ctx.lab().runSeeds) return;
     const picked = await checkPicked(ctx, block, options, feedback);
     if (!picked) return;
     const { selected, g } = picked;
     attempts += 1;
     const notSaved = recordAttempt(ctx, block, selected, g.status === 'correct');
     solved ||= g.status === 'correct';
-    await showCost(ctx, block, attempts, cost, form, solved);
+    await applyCost();
     // parts[i]: whether the file's option i is chosen as it should be (the core knows the answer).
     const wrongChosen = [];
     const missed = [];
@@ -265,7 +284,8 @@ export function choice(block, ctx) {
     }
     ctx.onProgress();
   });
-  return { el };
+  // refresh: the page calls it when a widget changed (the run finished).
+  return readsRun ? { el, refresh: applyCost } : { el };
 }
 
 export function task(block, ctx) {

@@ -131,6 +131,9 @@ export async function renderExercise(root, exercise, app) {
   const touched = new Set();
   const tasks = [];
   const qIds = exercise.blocks.filter((b) => ['numeric', 'choice', 'task', 'code'].includes(b.type)).map((b) => b.id);
+  // Lab values a widget sets (not in the URL): runSeeds, the seeds of the
+  // run the run widget shows, kept with each attempt for the core to re-run.
+  const widgetLab = {};
   let lab = labOf(exercise, app.state);
 
   const ctx = {
@@ -180,6 +183,17 @@ export async function renderExercise(root, exercise, app) {
     },
     widgets,
     lab: () => lab,
+    // setLab(key, value): a widget's lab value (undefined removes it); the questions are refreshed.
+    setLab: (key, value) => {
+      if (value === undefined) {
+        delete widgetLab[key];
+        delete lab[key];
+      } else {
+        widgetLab[key] = value;
+        lab[key] = value;
+      }
+      refreshTasks();
+    },
     getUrl: (key) => app.state[key],
     setUrl: (key, value) => app.setState({ [key]: value }),
     questionNumber: (id) => qIds.indexOf(id) + 1,
@@ -204,7 +218,7 @@ export async function renderExercise(root, exercise, app) {
   );
   if (practice) main.append(h('p', { class: 'notice practice-note', role: 'note' }, t('practice.note')));
   const updateAll = async () => {
-    lab = labOf(exercise, app.state);
+    lab = { ...labOf(exercise, app.state), ...widgetLab };
     // The tokens the page splits the sentence into (the browser's ICU, through the
     // core): kept with every attempt, so that `poslab grade` re-runs these very tokens.
     try {

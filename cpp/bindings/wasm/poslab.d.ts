@@ -178,8 +178,12 @@ export interface CheckAttemptOptions {
    * `tokens` (the page's split of `sentence`), `text: $sentence` runs on those
    * tokens, after checking that they spell the sentence (code 'bad_lab_tokens',
    * 'tokens_not_of_text', 'empty_token', 'too_many_tokens' otherwise).
+   * `runSeeds`: the seeds of the learner's finished Part 2 run (exercise 9), one of
+   * the exercise's `lab.run_seeds` (else code 'lab_not_allowed'); a question with
+   * `answer_from.extend_run` is malformed without it. The core recomputes that run
+   * (from its compiled-in cache of the page's runs); a result in the lab is never read.
    */
-  lab?: Record<string, unknown> & { sentence?: string; tokens?: string[] };
+  lab?: Record<string, unknown> & { sentence?: string; tokens?: string[]; runSeeds?: number[] };
   lang?: 'ja' | 'en';
 }
 

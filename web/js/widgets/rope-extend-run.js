@@ -12,7 +12,8 @@ import { lineplot } from './lineplot.js';
 import { startTraining, activeSession } from '../trainer.js';
 
 export const METHODS = ['none', 'pi', 'ntk', 'yarn'];
-const SEED_CHOICES = [[1], [1, 2], [1, 2, 3]];
+// The seed sets offered: the exercise's lab.run_seeds (what the grader accepts), else these.
+export const SEED_CHOICES = [[1], [1, 2], [1, 2, 3]];
 export const RUN = { steps: 400, trainMax: 8, testMax: 16, finetuneSteps: 100 };
 const STORE_KEY = 'poslab.rope-extend.run.v1';
 const MAX_STORED_CHARS = 200000;
@@ -87,8 +88,13 @@ export function verdict(rows) {
 
 export function mount(el, block, ctx) {
   const id = block.id;
-  const w = { state: { seeds: SEED_CHOICES[1] }, result: null, error: null };
-  const seedsSelect = h('select', { id: `${id}-seeds` }, ...SEED_CHOICES.map((s, i) => h('option', { value: String(i), selected: i === 1 }, t('extrun.seeds_option', { n: s.length, list: s.join(', ') }))));
+  const choices = Array.isArray(ctx.exercise?.lab?.run_seeds) && ctx.exercise.lab.run_seeds.length ? ctx.exercise.lab.run_seeds : SEED_CHOICES;
+  const first = Math.min(1, choices.length - 1);
+  const offered = (seeds) => choices.some((c) => c.length === seeds.length && c.every((x, i) => x === seeds[i]));
+  // The run shown is the one a question on "your run" is graded for (lab.runSeeds).
+  const showing = (seeds) => ctx.setLab?.('runSeeds', seeds && offered(seeds) ? [...seeds] : undefined);
+  const w = { state: { seeds: choices[first] }, result: null, error: null };
+  const seedsSelect = h('select', { id: `${id}-seeds` }, ...choices.map((s, i) => h('option', { value: String(i), selected: i === first }, t('extrun.seeds_option', { n: s.length, list: s.join(', ') }))));
   const runButton = h('button', { type: 'button', class: 'train-button' }, t('extrun.run'));
   const cancelButton = h('button', { type: 'button', class: 'secondary cancel-button', disabled: true }, t('extrap.cancel'));
   const bar = h('div', { class: 'progress-fill' });
@@ -104,7 +110,7 @@ export function mount(el, block, ctx) {
     outcome,
     results,
   );
-  seedsSelect.addEventListener('change', () => (w.state = { seeds: SEED_CHOICES[Number(seedsSelect.value)] }));
+  seedsSelect.addEventListener('change', () => (w.state = { seeds: choices[Number(seedsSelect.value)] }));
 
   function show(run) {
     const rows = summarize(run);
@@ -155,12 +161,14 @@ export function mount(el, block, ctx) {
       if (validRun(run)) {
         saveRun(run);
         show(run);
+        showing(run.seeds);
       }
       outcome.textContent = t('extrun.done', { seconds: fmt(s.seconds, 1) });
     } else if (s.status === 'cancelled') outcome.textContent = t('extrun.cancelled');
     else if (s.status === 'error') {
       w.error = s.error;
       results.replaceChildren(errorBox(s.error));
+      showing(null);
       outcome.textContent = '';
     } else outcome.textContent = s.status === 'cancelling' ? t('extrun.cancelling') : '';
   }
@@ -188,8 +196,9 @@ export function mount(el, block, ctx) {
     }
     if (!session) {
       const kept = loadRun();
-      if (kept) {
+      if (kept && offered(kept.seeds)) {
         show(kept);
+        showing(kept.seeds);
         outcome.textContent = t('extrun.restored', { seeds: kept.seeds.join(', ') });
       }
     }

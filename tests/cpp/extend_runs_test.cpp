@@ -1,0 +1,181 @@
+// Exercise 9's run question (answer_from: extend_run): the key is the core's
+// own run for the learner's seeds, from the compiled-in cache
+// (exercises/generated/rope-extend-runs.json) or computed and memoized.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "poslab/errors.hpp"
+#include "poslab/extend_runs.hpp"
+#include "poslab/grading.hpp"
+
+using namespace poslab;
+using namespace poslab::grading;
+
+namespace {
+
+// The page's run (web/js/widgets/rope-extend-run.js RUN, and the exercise's args).
+const json kArgs = json::parse(R"({"methods": ["none", "pi", "ntk", "yarn"], "steps": 400, "trainMax": 8,
+                                   "testMax": 16, "finetuneSteps": 100})");
+
+ExtensionOptions page_run(std::int64_t seed) {
+    ExtensionOptions o = extension_options_from_json(kArgs);
+    o.train.seed = seed;
+    return o;
+}
+
+json question(bool finetuned = false, const json& args = kArgs) {
+    json q = json::parse(R"({"type": "choice", "id": "run-q", "multiple": true, "prompt": {"ja": "p", "en": "p"},
+      "options": [{"id": "method-none", "label": {"ja": "a", "en": "a"}}, {"id": "method-pi", "label": {"ja": "b", "en": "b"}},
+                  {"id": "method-ntk", "label": {"ja": "c", "en": "c"}}, {"id": "method-yarn", "label": {"ja": "d", "en": "d"}},
+                  {"id": "none", "fixed": true, "label": {"ja": "e", "en": "e"}}],
+      "answer_from": {"extend_run": {"seeds": "$runSeeds"}}})");
+    q["answer_from"]["extend_run"]["args"] = args;
+    q["answer_from"]["extend_run"]["finetuned"] = finetuned;
+    return q;
+}
+
+json strings(std::initializer_list<const char*> xs) {
+    json a = json::array();
+    for (const char* x : xs) a.push_back(x);
+    return a;
+}
+
+json run_lab(const json& seeds) { return json{{"runSeeds", seeds}}; }
+
+json exercise() {
+    json ex = json::parse(R"({"id": "rope-extend-q", "order": 9, "title": {"ja": "t", "en": "t"},
+      "lab": {"controls": [], "run_seeds": [[1], [1, 2], [1, 2, 3]]}, "blocks": []})");
+    ex["blocks"].push_back(question());
+    return ex;
+}
+
+}  // namespace
+
+TEST(ExtendRuns, TheCacheHoldsThePageRunForEveryOfferedSeed) {
+    for (std::int64_t seed : {1, 2, 3}) EXPECT_TRUE(extension_run_cached(page_run(seed))) << "seed " << seed;
+    EXPECT_FALSE(extension_run_cached(page_run(4)));
+    ExtensionOptions other = page_run(1);
+    other.train.steps = 399;
+    EXPECT_FALSE(extension_run_cached(other));  // any other option: not the cached run
+}
+
+// Fails when the trainer (or the options) changed and the checked-in file was
+// not regenerated: node scripts/gen-extend-runs.mjs. Every entry re-run (~20 s).
+TEST(ExtendRuns, EveryCachedRunEqualsAFreshNativeRun) {
+    const json file = json::parse(extension_run_cache_text());
+    ASSERT_GE(file.at("runs").size(), 3u);
+    for (const json& r : file.at("runs")) {
+        ExtensionOptions o = extension_options_from_json(file.at("options"));
+        o.train.seed = r.at("seed").get<std::int64_t>();
+        const std::vector<ExtensionRunCurve> fresh = compute_extension_run_curves(o);
+        ASSERT_EQ(fresh.size(), r.at("curves").size()) << "seed " << o.train.seed;
+        for (std::size_t i = 0; i < fresh.size(); ++i) {
+            const json& c = r["curves"][i];
+            const std::string at = "seed " + std::to_string(o.train.seed) + " curve " + std::to_string(i) +
+                                   " (regenerate: node scripts/gen-extend-runs.mjs)";
+            EXPECT_EQ(to_string(fresh[i].method), c.at("method").get<std::string>()) << at;
+            EXPECT_EQ(fresh[i].finetuned, c.at("finetuned").get<bool>()) << at;
+            EXPECT_EQ(fresh[i].exact_match, c.at("exactMatch").get<std::vector<double>>()) << at;
+            EXPECT_EQ(fresh[i].solved_up_to, c.at("solvedUpTo").get<std::int64_t>()) << at;
+            EXPECT_DOUBLE_EQ(fresh[i].mean_extrapolated, c.at("meanExtrapolated").get<double>()) << at;
+        }
+    }
+}
+
+TEST(ExtendRuns, TheKeyIsWhatTheLearnersRunShowed) {
+    // Worked out from `poslab extend --seeds 1,2,3` (default options), read by
+    // hand per seed as "zero-shot solvedUpTo = 16":
+    //   seed 1: none 10, pi 16, ntk 13, yarn 7   seed 2: none 15, pi 8, ntk 16, yarn 9
+    //   seed 3: none 15, pi 16, ntk 16, yarn 16  — and after 100 fine-tune steps every method 16.
+    // So every seed of {1}: pi; of {1, 2}: no method; of {1, 2, 3}: no method.
+    const json q = question();
+    EXPECT_EQ(check_attempt(q, strings({"method-pi"}), json::object(), run_lab({1})).status, "correct");
+    EXPECT_EQ(check_attempt(q, strings({"none"}), json::object(), run_lab({1})).status, "incorrect");
+    EXPECT_EQ(check_attempt(q, strings({"method-pi", "method-ntk"}), json::object(), run_lab({1})).status, "incorrect");
+    EXPECT_EQ(check_attempt(q, strings({"none"}), json::object(), run_lab({1, 2})).status, "correct");
+    EXPECT_EQ(check_attempt(q, strings({"method-pi"}), json::object(), run_lab({1, 2})).status, "incorrect");
+    EXPECT_EQ(check_attempt(q, strings({"none"}), json::object(), run_lab({1, 2, 3})).status, "correct");
+    // finetuned: true reads the fine-tuned curves: every method, every seed.
+    const json all = strings({"method-none", "method-pi", "method-ntk", "method-yarn"});
+    EXPECT_EQ(check_attempt(question(true), all, json::object(), run_lab({1, 2, 3})).status, "correct");
+    EXPECT_EQ(check_attempt(question(true), strings({"none"}), json::object(), run_lab({1})).status, "incorrect");
+}
+
+TEST(ExtendRuns, NoRunIsNoAnswer) {
+    const AttemptResult r = check_attempt(question(), strings({"none"}), json::object(), json::object());
+    EXPECT_EQ(r.status, "malformed");
+    EXPECT_NE(r.message.find("no finished run"), std::string::npos) << r.message;
+    // In a submission: not graded, listed as rejected, nothing earned.
+    const json g = grade_exercise(exercise(), 7, json::array({{{"question", "run-q"}, {"answer", strings({"none"})}}}));
+    EXPECT_EQ(g["points"], 0.0);
+    ASSERT_EQ(g["rejected"].size(), 1u);
+    EXPECT_EQ(g["rejected"][0]["status"], "lab_not_allowed");
+    EXPECT_NE(g["rejected"][0]["message"].get<std::string>().find("no finished run"), std::string::npos);
+}
+
+TEST(ExtendRuns, OnlyTheOfferedSeedSetsAreGraded) {
+    const json ex = exercise();
+    auto attempt = [](const json& seeds, const json& answer) {
+        return json{{"question", "run-q"}, {"answer", answer}, {"lab", run_lab(seeds)}};
+    };
+    // The right answer for seeds {1, 2} is "none"; a forged seed set earns nothing, whatever it claims.
+    json g = grade_exercise(ex, 7, json::array({attempt({1, 2}, strings({"none"}))}));
+    EXPECT_EQ(g["points"], 1.0);
+    EXPECT_TRUE(g["rejected"].empty());
+    for (const json& forged : {json{4}, json{2, 1}, json{1, 2, 3, 4}, json("1,2"), json::array()}) {
+        g = grade_exercise(ex, 7, json::array({attempt(forged, strings({"none"}))}));
+        EXPECT_EQ(g["points"], 0.0) << forged.dump();
+        ASSERT_EQ(g["rejected"].size(), 1u) << forged.dump();
+        EXPECT_EQ(g["rejected"][0]["status"], "lab_not_allowed");
+        EXPECT_NE(g["rejected"][0]["message"].get<std::string>().find("is not one of this exercise's seed sets"),
+                  std::string::npos)
+            << g["rejected"][0]["message"];
+    }
+    EXPECT_NE(lab_problem(ex, run_lab({9})).find("[[1],[1,2],[1,2,3]]"), std::string::npos) << lab_problem(ex, run_lab({9}));
+    // An exercise without run_seeds has no runSeeds setting at all.
+    EXPECT_NE(lab_problem(json::parse(R"({"id": "x"})"), run_lab({1})).find("has no run"), std::string::npos);
+    // A wrong answer, then the right one: the second attempt's credit.
+    g = grade_exercise(ex, 7, json::array({attempt({1}, strings({"none"})), attempt({1}, strings({"method-pi"}))}));
+    EXPECT_EQ(g["questions"][0]["attempts"], 2);
+    EXPECT_TRUE(g["questions"][0]["solved"].get<bool>());
+}
+
+TEST(ExtendRuns, OtherOptionsAreComputedAndMemoized) {
+    // A tiny run the cache does not hold: computed here, then the same curves again from the memo.
+    const json args = json::parse(R"({"methods": ["none", "pi"], "steps": 30, "trainMax": 2, "testMax": 4,
+        "finetuneSteps": 0, "batch": 4, "dModel": 8, "heads": 2, "layers": 1, "dMlp": 16})");
+    ExtensionOptions o = extension_options_from_json(args);
+    o.train.seed = 5;
+    ASSERT_FALSE(extension_run_cached(o));
+    const std::vector<ExtensionRunCurve>& first = extension_run_curves(o);
+    const std::vector<ExtensionRunCurve> fresh = compute_extension_run_curves(o);
+    ASSERT_EQ(first.size(), 2u);  // zero-shot only (no fine-tune)
+    for (std::size_t i = 0; i < first.size(); ++i) EXPECT_EQ(first[i].exact_match, fresh[i].exact_match);
+    EXPECT_EQ(&extension_run_curves(o), &first);  // memoized: the same entry
+    // The key from those curves, worked out here: the methods with solvedUpTo = testMax.
+    json want = json::array();
+    for (const ExtensionRunCurve& c : fresh)
+        if (c.solved_up_to == 4) want.push_back("method-" + to_string(c.method));
+    if (want.empty()) want.push_back("none");
+    json q = question(false, args);
+    q["options"] = json::parse(R"([{"id": "method-none", "label": {"ja": "a", "en": "a"}},
+        {"id": "method-pi", "label": {"ja": "b", "en": "b"}}, {"id": "none", "label": {"ja": "e", "en": "e"}}])");
+    EXPECT_EQ(check_attempt(q, want, json::object(), run_lab({5})).status, "correct");
+    // An option naming a method the run does not have is an error in the file.
+    q["options"][1]["id"] = "method-yarn";
+    EXPECT_THROW(check_attempt(q, want, json::object(), run_lab({5})), InvalidArgument);
+}
+
+TEST(ExtendRuns, RunOptionsAreCheckedLikeAnyInput) {
+    EXPECT_THROW(extension_options_from_json(json::parse(R"({"scheme": "rope"})")), InvalidArgument);
+    EXPECT_THROW(extension_options_from_json(json::parse(R"({"steps": 1.5})")), InvalidArgument);
+    EXPECT_THROW(extension_options_from_json(json::parse(R"({"methods": "pi"})")), InvalidArgument);
+    EXPECT_THROW(extension_options_from_json(json::parse(R"({"finetuneSteps": 5000})")), std::exception);
+    EXPECT_THROW(extension_options_from_json(json::array()), InvalidArgument);
+    // The run's seeds: a list of 1 to 8 whole numbers.
+    EXPECT_THROW(check_attempt(question(), strings({"none"}), json::object(), run_lab(json::array())), InvalidArgument);
+    EXPECT_THROW(check_attempt(question(), strings({"none"}), json::object(), run_lab({-1})), InvalidArgument);
+    EXPECT_THROW(check_attempt(question(), strings({"none"}), json::object(), run_lab("1")), InvalidArgument);
+}
