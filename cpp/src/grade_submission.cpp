@@ -5,6 +5,7 @@
 // gradeSubmission) both call this, so they cannot disagree.
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <new>
 
 #include "poslab/errors.hpp"
@@ -23,11 +24,10 @@ std::string type_key(const json& v) {
     return v.is_array() ? "list" : "object";
 }
 std::string type_name(const json& v) {
-    if (v.is_string()) return "text";
-    if (v.is_number()) return "a number";
-    if (v.is_boolean()) return "true/false";
-    if (v.is_null()) return "null";
-    return v.is_array() ? "a list" : "an object";
+    static const std::map<std::string, std::string> english = {{"text", "text"},       {"number", "a number"},
+                                                               {"boolean", "true/false"}, {"null", "null"},
+                                                               {"list", "a list"},     {"object", "an object"}};
+    return english.at(type_key(v));
 }
 json detail(const std::string& code, json params = json::object()) { return {{"code", code}, {"params", std::move(params)}}; }
 
