@@ -790,7 +790,15 @@ QuestionGrade grade_question(const json& question, const std::vector<Attempt>& a
     return g;
 }
 
-std::string json_text_problem(const std::string& text, std::size_t max_depth) {
+namespace {
+Problem problem(const std::string& code, json params, std::string text) { return Problem{code, std::move(params), std::move(text)}; }
+Problem too_deep(std::size_t max_depth) {
+    return problem("too_deep", {{"max", max_depth}},
+                   "nested more than " + std::to_string(max_depth) + " levels deep (arrays and objects)");
+}
+}  // namespace
+
+Problem json_text_detail(const std::string& text, std::size_t max_depth) {
     std::size_t depth = 0;
     bool in_string = false, escaped = false;
     for (const char ch : text) {
@@ -801,20 +809,21 @@ std::string json_text_problem(const std::string& text, std::size_t max_depth) {
         } else if (ch == '"') {
             in_string = true;
         } else if (ch == '[' || ch == '{') {
-            if (++depth > max_depth)
-                return "nested more than " + std::to_string(max_depth) + " levels deep (arrays and objects)";
+            if (++depth > max_depth) return too_deep(max_depth);
         } else if ((ch == ']' || ch == '}') && depth > 0) {
             --depth;
         }
     }
     return {};
 }
+std::string json_text_problem(const std::string& text, std::size_t max_depth) { return json_text_detail(text, max_depth).text; }
 
-std::string json_value_problem(const json& value, std::size_t max_depth) {
+Problem json_value_detail(const json& value, std::size_t max_depth) {
     std::vector<std::pair<const json*, std::size_t>> stack{{&value, 0}};
     auto long_string = [](const std::string& s) {
-        return "a string of " + std::to_string(s.size()) + " bytes; strings may be at most " +
-               std::to_string(kMaxStringBytes);
+        return problem("long_string", {{"bytes", s.size()}, {"max", kMaxStringBytes}},
+                       "a string of " + std::to_string(s.size()) + " bytes; strings may be at most " +
+                           std::to_string(kMaxStringBytes));
     };
     while (!stack.empty()) {
         const auto [v, depth] = stack.back();
@@ -822,8 +831,7 @@ std::string json_value_problem(const json& value, std::size_t max_depth) {
         if (v->is_string() && v->get_ref<const std::string&>().size() > kMaxStringBytes)
             return long_string(v->get_ref<const std::string&>());
         if (!v->is_structured()) continue;
-        if (depth + 1 > max_depth)
-            return "nested more than " + std::to_string(max_depth) + " levels deep (arrays and objects)";
+        if (depth + 1 > max_depth) return too_deep(max_depth);
         if (v->is_object()) {
             for (auto it = v->begin(); it != v->end(); ++it) {
                 if (it.key().size() > kMaxStringBytes) return long_string(it.key());
@@ -835,30 +843,35 @@ std::string json_value_problem(const json& value, std::size_t max_depth) {
     }
     return {};
 }
+std::string json_value_problem(const json& value, std::size_t max_depth) { return json_value_detail(value, max_depth).text; }
 
-std::string learner_id_problem(const std::string& id) {
-    if (id.empty()) return "the learner id is empty";
+Problem learner_id_detail(const std::string& id) {
+    const Problem not_utf8 = problem("learner_not_utf8", json::object(), "the learner id is not valid UTF-8");
+    if (id.empty()) return problem("learner_empty", json::object(), "the learner id is empty");
     if (id.size() > kMaxLearnerIdBytes)
-        return "the learner id has " + std::to_string(id.size()) + " bytes; at most " +
-               std::to_string(kMaxLearnerIdBytes) + " are allowed";
+        return problem("learner_too_long", {{"bytes", id.size()}, {"max", kMaxLearnerIdBytes}},
+                       "the learner id has " + std::to_string(id.size()) + " bytes; at most " +
+                           std::to_string(kMaxLearnerIdBytes) + " are allowed");
     for (std::size_t i = 0; i < id.size();) {
         const unsigned char b = static_cast<unsigned char>(id[i]);
         std::size_t len = b < 0x80 ? 1 : (b & 0xE0) == 0xC0 ? 2 : (b & 0xF0) == 0xE0 ? 3 : (b & 0xF8) == 0xF0 ? 4 : 0;
-        if (len == 0 || i + len > id.size()) return "the learner id is not valid UTF-8";
+        if (len == 0 || i + len > id.size()) return not_utf8;
         char32_t cp = len == 1 ? b : len == 2 ? (b & 0x1F) : len == 3 ? (b & 0x0F) : (b & 0x07);
         for (std::size_t k = 1; k < len; ++k) {
             const unsigned char c = static_cast<unsigned char>(id[i + k]);
-            if ((c & 0xC0) != 0x80) return "the learner id is not valid UTF-8";
+            if ((c & 0xC0) != 0x80) return not_utf8;
             cp = (cp << 6) | (c & 0x3F);
         }
         const char32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
-        if (cp < least[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return "the learner id is not valid UTF-8";
+        if (cp < least[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return not_utf8;
         if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0))
-            return "the learner id contains a control character (tab, newline, …); use letters, digits and punctuation";
+            return problem("learner_control", json::object(),
+                           "the learner id contains a control character (tab, newline, …); use letters, digits and punctuation");
         i += len;
     }
     return {};
 }
+std::string learner_id_problem(const std::string& id) { return learner_id_detail(id).text; }
 
 namespace {
 
@@ -885,101 +898,126 @@ std::string shown(const json& v) {
     return s.size() > 60 ? s.substr(0, 57) + "..." : s;
 }
 
-// One lab setting (key as the page's lab names it) against the exercise's lab section.
-std::string setting_problem(const json& spec, const std::string& key, const json& value) {
+// One lab setting (key as the page's lab names it) against the exercise's lab
+// section. Values in params are shown as JSON text (as in the English text).
+Problem setting_problem(const json& spec, const std::string& key, const json& value) {
     std::set<std::string> controls;
     for (const json& c : spec.value("controls", json::array())) controls.insert(c.get<std::string>());
     const std::string control = key == "causal" ? "mask" : key;
     const bool free = controls.count(control) != 0;
     if (key == "sentence") {
-        if (!value.is_string()) return "sentence must be text, got " + shown(value);
+        if (!value.is_string()) return problem("sentence_not_text", {{"value", shown(value)}}, "sentence must be text, got " + shown(value));
         if (!free && spec.contains("sentence")) {
             const json& fixed = spec["sentence"];
             const bool same = is_text(fixed) ? value == fixed["ja"] || value == fixed["en"] : value == fixed;
-            if (!same) return "this exercise has no sentence control; the sentence is the exercise's own";
+            if (!same)
+                return problem("sentence_fixed", json::object(),
+                               "this exercise has no sentence control; the sentence is the exercise's own");
         }
         const double max_tokens = range_of(spec, "tokens").second;
         std::size_t count = 0;
         try {
             count = tokenize(value.get<std::string>()).size();
         } catch (const std::exception& e) {
-            return std::string("sentence: ") + e.what();
+            return problem("sentence_bad", {{"error", e.what()}}, std::string("sentence: ") + e.what());
         }
         if (double(count) > max_tokens)
-            return "the sentence has " + std::to_string(count) + " tokens; this exercise allows at most " +
-                   shown(whole_or(max_tokens));
+            return problem("sentence_too_long", {{"n", count}, {"max", whole_or(max_tokens)}},
+                           "the sentence has " + std::to_string(count) + " tokens; this exercise allows at most " +
+                               shown(whole_or(max_tokens)));
         return {};
     }
     if (key == "tokens") {
         // The words the page split the sentence into (the browser's ICU); that
         // they split the recorded sentence is checked where they are used.
-        if (!value.is_array()) return "tokens must be a list of strings, got " + shown(value);
+        if (!value.is_array()) return problem("tokens_not_list", {{"value", shown(value)}}, "tokens must be a list of strings, got " + shown(value));
         const double max_tokens = range_of(spec, "tokens").second;
         if (double(value.size()) > max_tokens)
-            return "tokens has " + std::to_string(value.size()) + " entries; this exercise allows at most " +
-                   shown(whole_or(max_tokens));
+            return problem("tokens_too_many", {{"n", value.size()}, {"max", whole_or(max_tokens)}},
+                           "tokens has " + std::to_string(value.size()) + " entries; this exercise allows at most " +
+                               shown(whole_or(max_tokens)));
         for (const json& t : value)
-            if (!t.is_string()) return "tokens must be a list of strings, got " + shown(t) + " in it";
+            if (!t.is_string())
+                return problem("tokens_not_strings", {{"value", shown(t)}},
+                               "tokens must be a list of strings, got " + shown(t) + " in it");
         return {};
     }
     if (key == "pe") {
-        if (!value.is_string()) return "pe must be a scheme name, got " + shown(value);
+        if (!value.is_string()) return problem("pe_not_name", {{"value", shown(value)}}, "pe must be a scheme name, got " + shown(value));
         if (!free) {
             const json fixed = spec.value("pe", json("none"));
-            return value == fixed ? std::string() : "this exercise has no position-information control; pe is " + shown(fixed);
+            if (value == fixed) return {};
+            return problem("pe_fixed", {{"fixed", shown(fixed)}, {"value", shown(value)}},
+                           "this exercise has no position-information control; pe is " + shown(fixed));
         }
         const json schemes = spec.value("schemes", json{"none", "sinusoidal", "learned", "rope", "alibi"});
         for (const json& s : schemes)
             if (s == value) return {};
-        return "pe " + shown(value) + " is not one of this exercise's schemes " + shown(schemes);
+        return problem("pe_not_scheme", {{"value", shown(value)}, {"schemes", shown(schemes)}},
+                       "pe " + shown(value) + " is not one of this exercise's schemes " + shown(schemes));
     }
     if (key == "causal") {
-        if (!value.is_boolean()) return "causal must be true or false, got " + shown(value);
+        if (!value.is_boolean()) return problem("causal_not_bool", {{"value", shown(value)}}, "causal must be true or false, got " + shown(value));
         const json fixed = spec.value("causal", json(false));
-        if (!free && value != fixed) return "this exercise has no mask control; causal is " + shown(fixed);
+        if (!free && value != fixed)
+            return problem("causal_fixed", {{"fixed", shown(fixed)}}, "this exercise has no mask control; causal is " + shown(fixed));
         return {};
     }
     if (key == "d" || key == "seed" || key == "heads") {
-        if (!is_whole(value)) return key + " must be a whole number, got " + shown(value);
+        if (!is_whole(value))
+            return problem("setting_not_whole", {{"key", key}, {"value", shown(value)}}, key + " must be a whole number, got " + shown(value));
         const double v = value.get<double>();
         if (!free) {
             const double fixed = spec.value(key, key == "d" ? 8.0 : key == "seed" ? 0.0 : 1.0);
-            return v == fixed ? std::string() : "this exercise has no " + key + " control; " + key + " is " + shown(whole_or(fixed));
+            if (v == fixed) return {};
+            return problem("setting_fixed", {{"key", key}, {"fixed", shown(whole_or(fixed))}, {"value", shown(value)}},
+                           "this exercise has no " + key + " control; " + key + " is " + shown(whole_or(fixed)));
         }
         const auto [lo, hi] = range_of(spec, key);
         if (v < lo || v > hi)
-            return key + " must be from " + shown(whole_or(lo)) + " to " + shown(whole_or(hi)) + " in this exercise, got " + shown(value);
+            return problem("setting_range", {{"key", key}, {"min", shown(whole_or(lo))}, {"max", shown(whole_or(hi))}, {"value", shown(value)}},
+                           key + " must be from " + shown(whole_or(lo)) + " to " + shown(whole_or(hi)) +
+                               " in this exercise, got " + shown(value));
         return {};
     }
     if (key == "weights") {
         const json fixed = spec.value("weights", json("random"));
-        return value == fixed ? std::string() : "weights is " + shown(fixed) + " in this exercise";
+        if (value == fixed) return {};
+        return problem("weights_fixed", {{"fixed", shown(fixed)}, {"value", shown(value)}}, "weights is " + shown(fixed) + " in this exercise");
     }
     if (key == "runSeeds") {
         // The seeds of the learner's Part 2 run: exactly one of the exercise's sets (lab.run_seeds).
         const json choices = spec.value("run_seeds", json::array());
-        if (choices.empty()) return "this exercise has no run; runSeeds is not one of its settings";
+        if (choices.empty())
+            return problem("no_run", json::object(), "this exercise has no run; runSeeds is not one of its settings");
         for (const json& c : choices)
             if (c == value) return {};
-        return "runSeeds " + shown(value) + " is not one of this exercise's seed sets " + shown(choices) +
-               " (a run with other seeds is not graded)";
+        return problem("run_seeds_not_allowed", {{"value", shown(value)}, {"allowed", shown(choices)}},
+                       "runSeeds " + shown(value) + " is not one of this exercise's seed sets " + shown(choices) +
+                           " (a run with other seeds is not graded)");
     }
-    return "'" + key + "' is not a lab setting (sentence, tokens, pe, causal, d, seed, heads, weights, runSeeds)";
+    return problem("unknown_setting", {{"key", key}},
+                   "'" + key + "' is not a lab setting (sentence, tokens, pe, causal, d, seed, heads, weights, runSeeds)");
 }
 
 }  // namespace
 
-std::string lab_problem(const json& exercise, const json& lab) {
-    if (!lab.is_object()) return "lab must be an object of settings, got " + shown(lab);
+Problem lab_detail(const json& exercise, const json& lab) {
+    if (!lab.is_object())
+        return problem("lab_not_object", {{"value", shown(lab)}}, "lab must be an object of settings, got " + shown(lab));
     const json spec = exercise.value("lab", json::object());
     for (const auto& [key, value] : lab.items()) {
-        const std::string p = setting_problem(spec, key, value);
-        if (!p.empty()) return "lab: " + p;
+        Problem p = setting_problem(spec, key, value);
+        if (!p.empty()) {
+            p.text = "lab: " + p.text;
+            return p;
+        }
     }
     return {};
 }
+std::string lab_problem(const json& exercise, const json& lab) { return lab_detail(exercise, lab).text; }
 
-std::string task_answer_problem(const json& exercise, const json& question, const json& answer) {
+Problem task_answer_detail(const json& exercise, const json& question, const json& answer) {
     if (question.value("type", "") != "task" || !answer.is_object()) return {};
     const json spec = exercise.value("lab", json::object());
     const json& cond = question.at("condition");
@@ -991,14 +1029,22 @@ std::string task_answer_problem(const json& exercise, const json& question, cons
         if (free.is_object() && free.contains(key))
             where = free[key].is_string() ? free[key].get<std::string>() : free[key].value("path", "");
         if (where.rfind("lab.", 0) == 0) {
-            const std::string p = setting_problem(spec, where.substr(4), value);
-            if (!p.empty()) return key + ": " + p;
+            Problem p = setting_problem(spec, where.substr(4), value);
+            if (!p.empty()) {
+                p.text = key + ": " + p.text;
+                p.params["field"] = key;
+                return p;
+            }
         }
         if (value.is_array() && double(value.size()) > max_list)
-            return key + " has " + std::to_string(value.size()) + " entries; this exercise allows at most " +
-                   shown(whole_or(max_list));
+            return problem("answer_list_too_long", {{"field", key}, {"n", value.size()}, {"max", whole_or(max_list)}},
+                           key + " has " + std::to_string(value.size()) + " entries; this exercise allows at most " +
+                               shown(whole_or(max_list)));
     }
     return {};
+}
+std::string task_answer_problem(const json& exercise, const json& question, const json& answer) {
+    return task_answer_detail(exercise, question, answer).text;
 }
 
 json grade_exercise(const json& exercise, std::uint32_t seed, const json& attempts) {
@@ -1016,12 +1062,13 @@ json grade_exercise(const json& exercise, std::uint32_t seed, const json& attemp
             throw InvalidArgument("bad_attempts", "attempt " + std::to_string(i) + " needs a question id and an answer");
         const std::string id = a["question"].get<std::string>();
         const json& question = find_question(exercise, id);  // throws for a question the exercise does not have
-        std::string not_allowed = a.contains("lab") ? lab_problem(exercise, a["lab"]) : std::string();
-        if (not_allowed.empty()) not_allowed = task_answer_problem(exercise, question, a["answer"]);
+        Problem not_allowed = a.contains("lab") ? lab_detail(exercise, a["lab"]) : Problem{};
+        if (not_allowed.empty()) not_allowed = task_answer_detail(exercise, question, a["answer"]);
         if (not_allowed.empty() && reads_run(question) && !(a.contains("lab") && a["lab"].contains("runSeeds")))
-            not_allowed = kNoRun;
+            not_allowed = problem("run_missing", json::object(), kNoRun);
         if (!not_allowed.empty()) {
-            rejected.push_back({{"attempt", i}, {"question", id}, {"status", "lab_not_allowed"}, {"message", not_allowed}});
+            rejected.push_back({{"attempt", i}, {"question", id}, {"status", "lab_not_allowed"}, {"message", not_allowed.text},
+                                {"detail", not_allowed.value()}});
             continue;
         }
         if (by_question[id].size() >= kMaxAttemptsPerQuestion) {
@@ -1057,7 +1104,8 @@ json grade_exercise(const json& exercise, std::uint32_t seed, const json& attemp
     for (const auto& [id, count] : over_limit)
         rejected.push_back({{"question", id}, {"status", "too_many_attempts"}, {"count", count},
                             {"message", std::to_string(count) + " attempts past the first " +
-                                            std::to_string(kMaxAttemptsPerQuestion) + " were not graded"}});
+                                            std::to_string(kMaxAttemptsPerQuestion) + " were not graded"},
+                            {"detail", problem("too_many_attempts", {{"n", count}, {"max", kMaxAttemptsPerQuestion}}, "").value()}});
     out["points"] = points;
     out["max"] = max;
     out["rejected"] = rejected;

@@ -3,24 +3,8 @@
 # stdout and exit 0, or a one-line message on stderr and exit 2. Tiny runs.
 set -u
 poslab="$1"
-failures=0
-check() {  # check NAME EXIT-STATUS-OF-THE-CONDITION
-  if [ "$2" -eq 0 ]; then echo "ok - $1"; else echo "not ok - $1"; failures=$((failures + 1)); fi
-}
-json() {  # json 'JS expression over j' < JSON : exit 0 if truthy
-  node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const j=JSON.parse(s);process.exit(($1)?0:1)})"
-}
-bad() {  # bad NAME EXPECTED-FRAGMENT ARGS…
-  local name="$1" fragment="$2"
-  shift 2
-  local out err status
-  err=$( { out=$("$poslab" extend "$@"); } 2>&1 )
-  status=$?
-  local lines
-  lines=$(printf '%s\n' "$err" | wc -l)
-  [ "$status" -eq 2 ] && [ -z "${out:-}" ] && [ "$lines" -eq 1 ] && [[ "$err" == *"$fragment"* ]]
-  check "$name (got status $status: $err)" $?
-}
+subcommand=extend
+. "$(dirname "${BASH_SOURCE[0]}")/lib/checks.sh"
 
 tiny=(--steps 4 --train-max 4 --test-max 8 --finetune-steps 2 --batch 4 --d-model 16 --heads 2 --layers 1 --d-mlp 16)
 out=$("$poslab" extend --seeds 1,2 --methods none,pi,yarn "${tiny[@]}")

@@ -3,24 +3,8 @@
 # one-line message on stderr and exit 2. Short runs only (a few steps).
 set -u
 poslab="$1"
-failures=0
-check() {  # check NAME EXIT-STATUS-OF-THE-CONDITION
-  if [ "$2" -eq 0 ]; then echo "ok - $1"; else echo "not ok - $1"; failures=$((failures + 1)); fi
-}
-json() {  # json 'JS expression over j' < JSON : exit 0 if truthy
-  node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const j=JSON.parse(s);process.exit(($1)?0:1)})"
-}
-bad() {  # bad NAME EXPECTED-FRAGMENT ARGS… : exit 2, nothing on stdout, one line on stderr naming the problem
-  local name="$1" fragment="$2"
-  shift 2
-  local out err status
-  err=$( { out=$("$poslab" extrapolate "$@"); } 2>&1 )
-  status=$?
-  local lines
-  lines=$(printf '%s\n' "$err" | wc -l)
-  [ "$status" -eq 2 ] && [ -z "${out:-}" ] && [ "$lines" -eq 1 ] && [[ "$err" == *"$fragment"* ]]
-  check "$name (got status $status: $err)" $?
-}
+subcommand=extrapolate
+. "$(dirname "${BASH_SOURCE[0]}")/lib/checks.sh"
 
 out=$("$poslab" extrapolate --schemes learned,none --seeds 1,2 --steps 3 --test-max 20)
 check "a short run exits 0" $?

@@ -433,6 +433,25 @@ TEST(GradingHostile, TheLabIsCheckedAgainstTheExercisesControls) {
     EXPECT_TRUE(fair["rejected"].empty());
 }
 
+// Each problem also comes as a stable code with parameters (the results page
+// words it in ja/en); the English text is unchanged.
+TEST(GradingHostile, LabProblemsCarryACodeAndParameters) {
+    const Problem range = lab_detail(kLabExercise, lab_with({{"d", 4096}}));
+    EXPECT_EQ(range.code, "setting_range");
+    EXPECT_EQ(range.params, json({{"key", "d"}, {"min", "1"}, {"max", "64"}, {"value", "4096"}}));
+    EXPECT_EQ(range.text, "lab: d must be from 1 to 64 in this exercise, got 4096");
+    EXPECT_EQ(lab_detail(kLabExercise, lab_with({{"heads", 2}})).code, "setting_fixed");
+    EXPECT_EQ(lab_detail(kLabExercise, lab_with({{"debug", true}})).params, json({{"key", "debug"}}));
+    EXPECT_TRUE(lab_detail(kLabExercise, lab_with({})).empty());
+    const json g = grade_exercise(kLabExercise, 1, one_attempt({{"pe", "rope"}, {"permutation", {1, 0, 2, 3, 4, 5}}},
+                                                               lab_with({{"pe", "rope"}})));
+    ASSERT_EQ(g["rejected"].size(), 1u);
+    EXPECT_EQ(g["rejected"][0]["detail"]["code"], "pe_not_scheme");
+    EXPECT_EQ(g["rejected"][0]["detail"]["params"]["value"], "\"rope\"");
+    EXPECT_EQ(learner_id_detail("").code, "learner_empty");
+    EXPECT_EQ(learner_id_detail(std::string(300, 'a')).params, json({{"bytes", 300}, {"max", 256}}));
+}
+
 TEST(GradingHostile, AttemptsPerQuestionAreCapped) {
     json attempts = json::array();
     for (std::size_t i = 0; i < kMaxAttemptsPerQuestion + 5; ++i)

@@ -106,11 +106,29 @@ TEST(Mistakes, OneSubmissionFileIsGradedByTheCoreWithItsStatuses) {
     EXPECT_EQ(rows[0]["claimedDiffers"], true);
     EXPECT_EQ(rows[0]["questions"][0]["wrong"][0]["mistake"]["id"], "mistake-2");
 
+    EXPECT_EQ(rows[0]["details"], json::array());
+
     sub["exercises"][0]["contentHash"] = "0000000000000000";
-    EXPECT_EQ(grade_submission_text(sub.dump(), "b.json", set)[0]["status"], "hash_mismatch");
+    const json mismatch = grade_submission_text(sub.dump(), "b.json", set)[0];
+    EXPECT_EQ(mismatch["status"], "hash_mismatch");
+    // The message's parts as codes and parameters, for the results page's ja/en wording.
+    EXPECT_EQ(mismatch["details"], json::array({{{"code", "hash_mismatch"}, {"params", {{"hash", "0000000000000000"}, {"expected", hash}}}}}));
     EXPECT_EQ(grade_submission_text("{not json", "c.json", set)[0]["status"], "invalid_file");
+    EXPECT_EQ(grade_submission_text("{not json", "c.json", set)[0]["details"][0]["code"], "not_json");
     EXPECT_EQ(grade_submission_text(std::string(kMaxSubmissionBytes + 1, ' '), "d.json", set)[0]["status"], "too_large");
     EXPECT_EQ(grade_submission_text(std::string(40, '[') + std::string(40, ']'), "e.json", set)[0]["status"], "too_large");
+    EXPECT_EQ(grade_submission_text(std::string(40, '[') + std::string(40, ']'), "e.json", set)[0]["details"],
+              json::array({{{"code", "too_deep"}, {"params", {{"max", 32}}}}}));
+    json bad_entry = sub;
+    bad_entry["exercises"][0]["attempts"] = json::object();
+    EXPECT_EQ(grade_submission_text(bad_entry.dump(), "f.json", set)[0]["details"],
+              json::array({{{"code", "entry_attempts_type"}, {"params", {{"entry", 1}, {"type", "object"}}}}}));
+    json other_seed = sub;
+    other_seed["exercises"][0]["contentHash"] = hash;
+    other_seed["exercises"][0]["seed"] = 12345;
+    const json seeded = grade_submission_text(other_seed.dump(), "g.json", set)[0];
+    EXPECT_EQ(seeded["details"][0]["code"], "seed_replaced");
+    EXPECT_EQ(seeded["details"][0]["params"]["seed"], variant_seed("山田", "mistakes-demo", hash));
     // Two entries for one exercise: one row, flagged.
     sub["exercises"][0]["contentHash"] = hash;
     sub["exercises"].push_back(sub["exercises"][0]);

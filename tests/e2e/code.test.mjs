@@ -113,3 +113,52 @@ test('phone width: no sideways scroll, the editor fits; axe finds nothing seriou
   assert.deepEqual(await axeViolations(page), []);
   await context.close();
 });
+
+// As the other questions (tests/e2e/questions.test.mjs): the attempts left and
+// what the next Check can earn (exercise 12: max_attempts 5, credit [1, 1, 0.5]),
+// by keyboard; Check closes when none is left, Run stays free.
+test('by keyboard: a code question shows the attempts left and closes Check when none is left (ja, then en)', { timeout: 600000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http');
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'write-the-code' }));
+  await page.waitForSelector('[data-question="causal-mask"] .cm-content', { timeout: 30000 });
+  const q = '[data-question="causal-mask"]';
+  const cost = page.locator(`${q} .attempt-cost`);
+  const line = (n, pct) => `あと ${n} 回答えられます。次の解答で正解すると、配点の ${pct}% が得られます。`;
+  assert.equal(await cost.textContent(), line(5, 100));
+  assert.equal(await cost.isVisible(), true);
+  await tabIntoEditor(page, 'causal-mask');
+  await page.keyboard.press('Control+a');
+  await page.keyboard.insertText('def causal_mask(seq_len):\n    return [[1] * seq_len for _ in range(seq_len)]\n');
+  const check = async (want) => {
+    // Check is disabled while the code runs, which may drop the focus: come back to it by Tab.
+    if (!(await page.evaluate(() => document.activeElement?.className === 'code-check'))) {
+      if (!(await inEditorOf(page, 'causal-mask'))) await tabIntoEditor(page, 'causal-mask');
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement?.className), 'code-run');
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement?.className), 'code-check');
+    }
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(([sel, text]) => document.querySelector(sel)?.textContent === text, [`${q} .attempt-cost`, want], { timeout: 60000 });
+    assert.match(await page.locator(`${q} .feedback`).getAttribute('class'), /incorrect|partial/);
+  };
+  await check(line(4, 100));
+  await check(line(3, 50));
+  await check(line(2, 50));
+  await check('あと 1 回答えられます。次の解答で正解すると、配点の 50% が得られます。');
+  await check('答えられる 5 回を使い切りました。この問の得点はここまでの解答で決まります。');
+  assert.equal(await page.locator(`${q} .code-check`).isDisabled(), true);
+  assert.equal(await page.locator(`${q} .code-run`).isDisabled(), false, 'Run costs no attempt and stays open');
+  assert.match(await cost.getAttribute('class'), /\bover\b/);
+  await page.locator(q).screenshot({ path: join(artifacts, 'code-attempts-used.png') });
+  // A new render in English: the count is kept; an untouched question shows its five.
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'write-the-code', lang: 'en' }));
+  await page.waitForSelector('[data-question="causal-mask"] .cm-content', { timeout: 30000 });
+  await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.startsWith('You have used'), `${q} .attempt-cost`, { timeout: 30000 });
+  assert.equal(await cost.textContent(), "You have used all 5 attempts; the answers you gave decide this question's score.");
+  assert.equal(await page.locator(`${q} .code-check`).isDisabled(), true);
+  assert.equal(await page.locator('[data-question="alibi"] .attempt-cost').textContent(), '5 attempts left. A right answer next time earns 100% of the points.');
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});

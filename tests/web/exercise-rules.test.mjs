@@ -68,3 +68,31 @@ test('a presenter block shows a widget of its file, or choice questions of it; t
   for (const f of ['01-reorder.yaml', '02-formula.yaml']) writeFileSync(join(dir, f), readFileSync(join(root, f), 'utf8').replace('  step: 2\n', '  step: 1\n'));
   assert.throws(() => loadExercises(dir), /02-formula\.yaml: presenter\.step: 1 is also used by exercises\/01-reorder\.yaml/);
 });
+
+test('ranges: the schema defines range once and refuses a malformed one; the loader refuses min above max', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { validate, duplicateKeys } = await import('../../web/js/schema-check.mjs');
+  const schemaPath = join(new URL('../../exercises', import.meta.url).pathname, 'exercise.schema.json');
+  const text = readFileSync(schemaPath, 'utf8');
+  // A key twice in one object: JSON.parse keeps the last, so the first is dead text.
+  assert.deepEqual(duplicateKeys(text), []);
+  assert.deepEqual(duplicateKeys('{\n "a": {"x": 1},\n "b": ["a", {"a": 2}],\n "a": 3\n}'), [{ key: 'a', line: 4 }]);
+  assert.deepEqual(duplicateKeys('{"s": "a\\"b", "t": {"s": 1}}'), []);
+  const schema = JSON.parse(text);
+  const file = { id: 'e', order: 1, title: label, summary: label, blocks: [{ type: 'compare', id: 'w', schemes: ['learned'] }] };
+  const errs = (ranges) => [
+    ...validate({ ...file, lab: { ranges } }, schema),
+    ...validate({ ...file, blocks: [{ ...file.blocks[0], ranges }] }, schema),
+  ].map((e) => `${e.path}: ${e.message}`).join('\n');
+  assert.equal(errs({ d: { min: 1, max: 8 }, seed: { max: 4294967295 }, tokens: { max: 16 } }), '');
+  assert.match(errs({ d: { min: -1 } }), /lab\.ranges\.d\.min: must be >= 0, got -1\n.*blocks\[0\]\.ranges\.d\.min: must be >= 0, got -1/);
+  assert.match(errs({ seed: { max: 4294967296 } }), /lab\.ranges\.seed\.max: must be <= 4294967295/);
+  assert.match(errs({ heads: { min: 1.5 } }), /lab\.ranges\.heads\.min: must be integer, got number 1\.5/);
+  assert.match(errs({ heads: { low: 1 } }), /lab\.ranges\.heads\.low: unknown field; allowed: min, max/);
+  assert.match(errs({ width: { max: 3 } }), /lab\.ranges\.width: unknown field; allowed: d, heads, seed, tokens/);
+  // What a schema cannot say: min above max leaves no value to choose.
+  assert.match(crossCheck({ ...file, lab: { ranges: { d: { min: 9, max: 8 } } } }).join('\n'), /lab\.ranges\.d: min 9 is more than max 8; no value would be allowed/);
+  assert.match(crossCheck({ ...file, blocks: [{ ...file.blocks[0], ranges: { heads: { min: 4, max: 2 } } }] }).join('\n'), /blocks\[0\]\.ranges\.heads: min 4 is more than max 2/);
+  assert.deepEqual(crossCheck({ ...file, lab: { ranges: { d: { min: 8, max: 8 } } } }), []);
+});

@@ -5,7 +5,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
-import { validate } from './schema-check.mjs';
+import { validate, duplicateKeys } from './schema-check.mjs';
 
 const WIDGETS = new Set(['tokens', 'outputs', 'attention', 'attention-lines', 'vectors', 'pe-table', 'clocks', 'pe-rows', 'combine', 'superposition', 'swaps', 'wall', 'rope', 'alibi', 'compare', 'extrapolate', 'rope-extend', 'rope-extend-run']);
 const QUESTIONS = new Set(['numeric', 'choice', 'task', 'prediction', 'explain', 'code']);
@@ -27,8 +27,15 @@ export function crossCheck(ex) {
     else ids.set(b.id, i);
   });
   const typeOfId = (id) => (ids.has(id) ? ex.blocks[ids.get(id)].type : undefined);
+  const checkRanges = (ranges, at) => {
+    for (const [key, r] of Object.entries(ranges ?? {})) {
+      if (r.min !== undefined && r.max !== undefined && r.min > r.max) problems.push(`${at}.${key}: min ${r.min} is more than max ${r.max}; no value would be allowed`);
+    }
+  };
+  checkRanges(ex.lab?.ranges, 'lab.ranges');
   ex.blocks.forEach((b, i) => {
     const at = `blocks[${i}]`;
+    if (b.type === 'compare') checkRanges(b.ranges, `${at}.ranges`);
     if ((b.type === 'outputs' || (b.type === 'attention' && b.tokens)) && typeOfId(b.tokens) !== 'tokens') {
       problems.push(`${at}.tokens: "${b.tokens}" is not the id of a tokens widget in this file`);
     }
@@ -129,7 +136,12 @@ export function crossCheck(ex) {
 }
 
 export function loadExercises(dir) {
-  const schema = JSON.parse(readFileSync(join(dir, 'exercise.schema.json'), 'utf8'));
+  const schemaText = readFileSync(join(dir, 'exercise.schema.json'), 'utf8');
+  const twice = duplicateKeys(schemaText);
+  if (twice.length) {
+    throw new Error(`exercises/exercise.schema.json: ${twice.map((d) => `line ${d.line}: "${d.key}" is defined twice in one object (only the last would count)`).join('; ')}`);
+  }
+  const schema = JSON.parse(schemaText);
   const files = readdirSync(dir).filter((f) => f.endsWith('.yaml') || f.endsWith('.yml')).sort();
   const problems = [];
   const exercises = [];

@@ -110,8 +110,9 @@ function costText(status) {
   return `${left}${t('q.next_credit', { pct })}`;
 }
 
-// The line under a question's form; disables the form once no attempt is left.
-async function showCost(ctx, block, made, line, form, solved) {
+// The line under a question's form; disables the form (or just `controls`)
+// once no attempt is left.
+async function showCost(ctx, block, made, line, form, solved, controls = form.querySelectorAll('input, button, textarea')) {
   let status = null;
   try {
     status = await attemptStatus(ctx, block, made);
@@ -121,7 +122,7 @@ async function showCost(ctx, block, made, line, form, solved) {
   line.hidden = !status || solved;
   if (status && !solved) line.textContent = costText(status);
   const over = !!status && status.left === 0 && !solved;
-  for (const el of form.querySelectorAll('input, button, textarea')) el.disabled = over;
+  for (const el of controls) el.disabled = over;
   line.classList.toggle('over', over);
   return status;
 }
@@ -491,10 +492,19 @@ export function code(block, ctx) {
   const checkBtn = h('button', { type: 'button', class: 'code-check' }, t('code.check'));
   const resetBtn = h('button', { type: 'button', class: 'code-reset secondary' }, t('code.reset'));
   const runOut = h('div', { class: 'code-results', role: 'status', 'aria-live': 'polite' });
-  const costLine = h('p', { class: 'cost', hidden: true });
+  // As the other questions: the attempts left and what the next check can earn.
+  // Only Check counts as an attempt, so only Check closes when none is left.
+  const costLine = h('p', { class: 'attempt-cost', hidden: true });
   const form = h('div', { class: 'answer-form code-form' }, h('p', { class: 'code-label', id: `${block.id}-label` }, ...withCode('code.editor_label', { fn: block.function }, 'fn')), loading, host, note, h('div', { class: 'inline' }, runBtn, checkBtn, resetBtn), costLine);
   el.append(form, runOut, feedback);
   let attempts = ctx.attemptsMade?.(block.id) ?? 0;
+  let solved = ctx.solved?.(block.id) || progress.isCorrect(ctx.exercise.id, block.id);
+  let closed = false;
+  const updateCost = async () => {
+    const status = await showCost(ctx, block, attempts, costLine, form, solved, [checkBtn]);
+    closed = !!status && status.left === 0 && !solved;
+  };
+  updateCost();
   const before = ctx.restored?.(block.id) ?? progress.answers(ctx.exercise.id, block.id).at(-1);
   let text = typeof before?.code === 'string' ? before.code : block.starter;
   let ed = null;
@@ -509,7 +519,8 @@ export function code(block, ctx) {
     runOut.className = `code-results ${cls}`;
   };
   const busy = (on) => {
-    runBtn.disabled = checkBtn.disabled = on;
+    runBtn.disabled = on;
+    checkBtn.disabled = on || closed;
     el.classList.toggle('running', on);
   };
   const limit = block.time_limit_ms ?? 2000;
@@ -571,6 +582,8 @@ export function code(block, ctx) {
       }
       attempts += 1;
       const notSaved = recordAttempt(ctx, block, answer, g.status === 'correct');
+      solved ||= g.status === 'correct';
+      await updateCost();
       const d = g.detail ?? {};
       const parts = [];
       if (r.status !== 'ok') parts.push(h('p', {}, runStatusText(block, r)), ...outputBlock(r));

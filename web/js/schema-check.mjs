@@ -5,6 +5,35 @@
 // names the branch that was meant, not every branch that failed).
 // Returns a list of { path, message }; empty when the value is valid.
 
+// Keys that stand twice in one object of a JSON text, as [{ key, line }]:
+// JSON.parse keeps the last silently, so an edit to the first would do nothing.
+export function duplicateKeys(text) {
+  const found = [];
+  const objects = []; // per open bracket: the keys seen so far ({) or null ([)
+  let line = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\n') line++;
+    else if (c === '{') objects.push(new Set());
+    else if (c === '[') objects.push(null);
+    else if (c === '}' || c === ']') objects.pop();
+    else if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      let k = j + 1;
+      while (/\s/.test(text[k] ?? '')) k++;
+      const keys = objects[objects.length - 1];
+      if (keys && text[k] === ':') {
+        const key = JSON.parse(text.slice(i, j + 1));
+        if (keys.has(key)) found.push({ key, line });
+        keys.add(key);
+      }
+      i = j;
+    }
+  }
+  return found;
+}
+
 function typeOf(v) {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';

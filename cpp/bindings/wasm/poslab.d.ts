@@ -278,7 +278,17 @@ export interface ExerciseGrade {
   }[];
   /** Attempts not graded: 'lab_not_allowed' (lab settings the exercise does not offer; one per attempt)
    * or 'too_many_attempts' (past 200 for one question; one per question, with count). */
-  rejected: { attempt?: number; question: string; status: 'lab_not_allowed' | 'too_many_attempts'; message: string; count?: number }[];
+  rejected: { attempt?: number; question: string; status: 'lab_not_allowed' | 'too_many_attempts'; message: string; detail: GradeDetail; count?: number }[];
+}
+
+/** A part of a grading message as a stable code and its parameters: the results page
+ * words it in its language (web/i18n grade_msg.<code>); `message` keeps the English.
+ * 'not_graded' nests the rejected attempt's detail; 'core_error' holds the core's
+ * error code and params (err.<code>). */
+export interface GradeDetail {
+  code: string;
+  params: Record<string, unknown>;
+  detail?: GradeDetail | null;
 }
 
 /** One row of `poslab grade` (--format json) and of gradeSubmission. */
@@ -292,6 +302,8 @@ export interface SubmissionRow {
   claimedDiffers: boolean | null;
   status: 'graded' | 'invalid_file' | 'too_large' | 'invalid_exercise' | 'unknown_exercise' | 'hash_mismatch';
   message: string;
+  /** The message's parts, in order (empty when there is no message). */
+  details: GradeDetail[];
   /** duplicate_entries:N, lab_not_allowed:N, too_many_attempts:N */
   flags: string[];
   questions?: ExerciseGrade['questions'];

@@ -66,10 +66,9 @@ std::int64_t whole(const Options& in, const char* key, std::int64_t fallback) {
     return std::int64_t(d);
 }
 
-ExtrapolationOptions extrapolation_options(const val& js) {
-    const Options in(js, "ExtrapolationRun", kExtrapolationKeys);
-    ExtrapolationOptions o;
-    o.scheme = parse_position_scheme(in.string("scheme", to_string(o.scheme)));
+// The training options both runs take (all of kExtrapolationKeys but scheme);
+// a key not given keeps o's default.
+void read_training(const Options& in, ExtrapolationOptions& o) {
     o.seed = whole(in, "seed", o.seed);
     o.steps = whole(in, "steps", o.steps);
     o.train_max = whole(in, "trainMax", o.train_max);
@@ -83,6 +82,13 @@ ExtrapolationOptions extrapolation_options(const val& js) {
     o.layers = whole(in, "layers", o.layers);
     o.d_mlp = whole(in, "dMlp", o.d_mlp);
     o.base = in.number("base", o.base);
+}
+
+ExtrapolationOptions extrapolation_options(const val& js) {
+    const Options in(js, "ExtrapolationRun", kExtrapolationKeys);
+    ExtrapolationOptions o;
+    o.scheme = parse_position_scheme(in.string("scheme", to_string(o.scheme)));
+    read_training(in, o);
     validate(o);
     return o;
 }
@@ -197,19 +203,7 @@ ExtensionOptions extension_options(const val& js) {
     const Options in(js, "ExtensionRun", keys);
     ExtensionOptions e;
     ExtrapolationOptions& o = e.train;
-    o.seed = whole(in, "seed", o.seed);
-    o.steps = whole(in, "steps", o.steps);
-    o.train_max = whole(in, "trainMax", o.train_max);
-    o.test_max = whole(in, "testMax", o.test_max);
-    o.batch = whole(in, "batch", o.batch);
-    o.lr = in.number("lr", o.lr);
-    if (in.has("warmup")) o.warmup = whole(in, "warmup", 0);
-    o.clip = in.number("clip", o.clip);
-    o.d_model = whole(in, "dModel", o.d_model);
-    o.heads = whole(in, "heads", o.heads);
-    o.layers = whole(in, "layers", o.layers);
-    o.d_mlp = whole(in, "dMlp", o.d_mlp);
-    o.base = in.number("base", o.base);
+    read_training(in, o);
     if (in.has("methods")) {
         e.methods.clear();
         for (const std::string& m : in.strings("methods")) e.methods.push_back(parse_rope_scaling(m));

@@ -32,23 +32,41 @@ constexpr std::size_t kMaxLearnerIdBytes = 256;
 // The lab's number controls, when the exercise's `lab.ranges` does not say.
 constexpr long long kDefaultMaxD = 64, kDefaultMaxHeads = 8, kDefaultMaxTokens = 64;
 
+// A problem the grader found in a learner's file or attempt: the English
+// text (poslab grade's CSV, the row's `message`) and a stable code with its
+// parameters, which the results page words in its own language
+// (web/i18n/{ja,en}.json: grade_msg.<code>). No code: no problem.
+struct Problem {
+    std::string code;
+    json params = json::object();
+    std::string text;
+    bool empty() const { return code.empty(); }
+    json value() const { return {{"code", code}, {"params", params}}; }  // {code, params}
+};
+
 // Empty when the JSON text nests arrays/objects at most max_depth deep (a
 // linear scan, no recursion, before any parser sees it); else what is wrong.
+Problem json_text_detail(const std::string& text, std::size_t max_depth = kMaxDepth);
 std::string json_text_problem(const std::string& text, std::size_t max_depth = kMaxDepth);
 // Empty when the parsed value nests at most max_depth deep and every string
 // (and key) is at most kMaxStringBytes; checked without recursion.
+Problem json_value_detail(const nlohmann::json& value, std::size_t max_depth = kMaxDepth);
 std::string json_value_problem(const nlohmann::json& value, std::size_t max_depth = kMaxDepth);
 // Empty when the id is a learner id the grader accepts: 1 to kMaxLearnerIdBytes
 // bytes of valid UTF-8 with no control characters.
+Problem learner_id_detail(const std::string& id);
 std::string learner_id_problem(const std::string& id);
 // Empty when the learner's lab settings (the `lab` saved with an attempt) are
 // ones the exercise lets a learner choose: a setting with a control
 // (lab.controls) within its range (lab.ranges, lab.schemes); every other
 // setting the exercise's fixed value (or the page's default). Else the first
 // setting that is not allowed and what is.
+Problem lab_detail(const nlohmann::json& exercise, const nlohmann::json& lab);
 std::string lab_problem(const nlohmann::json& exercise, const nlohmann::json& lab);
 // The same for a task's answer: settings it takes from the lab ('lab.pe') follow
 // the lab's rules; lists (tokens, a permutation) at most the exercise's token limit.
+// (params.field: the answer's key the problem is in.)
+Problem task_answer_detail(const nlohmann::json& exercise, const nlohmann::json& question, const nlohmann::json& answer);
 std::string task_answer_problem(const nlohmann::json& exercise, const nlohmann::json& question,
                                 const nlohmann::json& answer);
 
@@ -201,9 +219,14 @@ json grade_submission_text(const std::string& text, const std::string& file, con
 // too_many_attempts:N. The variant is recomputed from the learner id; the
 // claimed score is only compared.
 json grade_submission_value(const json& submission, const std::string& file, const GradingExercises& exercises);
-// A row with no grade: for a file that could not be graded at all.
+// A row with no grade: for a file that could not be graded at all. Every row
+// has `details`: the parts of its message as [{code, params}] (Problem::value;
+// a nested {code: "not_graded", params: {more}, detail} for a rejected
+// attempt), for the results page to word in its language.
 json submission_row(const std::string& file, const std::string& learner, const std::string& exercise,
-                    const std::string& status, const std::string& message = "");
+                    const std::string& status, const std::string& message = "", const json& details = json::array());
+json submission_row(const std::string& file, const std::string& learner, const std::string& exercise,
+                    const std::string& status, const Problem& problem);
 
 // Hints visible after `wrong` wrong attempts: `hints: [{after, text}]`, or the
 // single `hint` (after `hint_after`, default 2).

@@ -13,6 +13,7 @@ import { analyse, histogram, minutesSpent, rosterCsv, itemsCsv, plainTex, codeRu
 import { countCodeRuns, rerunCodeAttempts, codeRunsCell, RUN_STATUSES } from '../grading/code-rerun.js';
 import { runPython, loadRuntime } from '../python/py-client.js';
 import { histogramFigure } from './charts.js';
+import { detailsText } from './details.js';
 
 // As their files say them (the build's loader adds `file`, which the core must not hash).
 const exercises = (typeof __EXERCISES__ !== 'undefined' ? __EXERCISES__ : []).map(({ file, ...data }) => data);
@@ -65,14 +66,14 @@ function switchLang(l) {
 async function readOne(file) {
   const name = file.webkitRelativePath || file.name;
   if (file.size > MAX_BYTES) {
-    return { file: name, rows: [{ file: name, learner: '', exercise: '', points: null, max: null, status: 'too_large', message: `the file is larger than ${MAX_BYTES >> 20} MB; a submission is never that large`, flags: [] }], minutes: null };
+    return { file: name, rows: [{ file: name, learner: '', exercise: '', points: null, max: null, status: 'too_large', message: `the file is larger than ${MAX_BYTES >> 20} MB; a submission is never that large`, details: [{ code: 'file_too_large', params: { mb: MAX_BYTES >> 20 } }], flags: [] }], minutes: null };
   }
   let text;
   try {
     // As the CLI: bytes that are not UTF-8 make the file invalid, never replaced silently.
     text = new TextDecoder('utf-8', { fatal: true }).decode(await file.arrayBuffer());
   } catch (e) {
-    return { file: name, rows: [{ file: name, learner: '', exercise: '', points: null, max: null, status: 'invalid_file', message: 'not JSON: the file is not UTF-8 text', flags: [] }], minutes: null };
+    return { file: name, rows: [{ file: name, learner: '', exercise: '', points: null, max: null, status: 'invalid_file', message: 'not JSON: the file is not UTF-8 text', details: [{ code: 'not_utf8', params: {} }], flags: [] }], minutes: null };
   }
   let minutes = null;
   let sub;
@@ -167,7 +168,7 @@ async function gradeFiles(list) {
       for (const r of read) {
         if (r.text !== undefined) {
           const res = results[k++];
-          r.rows = res.ok ? res.result : [{ file: r.file, learner: '', exercise: '', points: null, max: null, status: 'invalid_file', message: res.error.message, flags: [] }];
+          r.rows = res.ok ? res.result : [{ file: r.file, learner: '', exercise: '', points: null, max: null, status: 'invalid_file', message: res.error.message, details: [{ code: 'core_error', params: { error: res.error.code, errorParams: res.error.params } }], flags: [] }];
           // As grade-code.mjs's code_runs column, per row.
           if (r.codeRuns) for (const row of r.rows) row.codeRuns = codeRunsCell(r.codeRuns, row.exercise);
           delete r.text;
@@ -347,6 +348,12 @@ function sortBy(key) {
   document.querySelector(`#roster [data-sort="${CSS.escape(key)}"]`)?.focus();
 }
 
+// A row's message in the page's language (the core's details), else the core's English text.
+function rowMessage(r) {
+  const text = detailsText(r.details, lang());
+  return text === null ? h('code', {}, r.message) : h('p', { class: 'detail' }, text);
+}
+
 function problemsTable(result) {
   const bad = result.files.filter((f) => f.statuses.some((s) => s !== 'graded') || f.flags.length);
   if (!bad.length) return h('p', {}, t('instructor.no_problems'));
@@ -363,7 +370,7 @@ function problemsTable(result) {
         ...bad.flatMap((f) =>
           f.rows
             .filter((r) => r.status !== 'graded' || r.flags?.length)
-            .map((r) => h('tr', { 'data-status': r.status }, h('th', { scope: 'row' }, f.file), h('td', {}, r.learner), h('td', {}, r.exercise), h('td', {}, statusText(r.status), r.flags?.length ? ` (${r.flags.join(', ')})` : ''), h('td', { class: 'msg' }, r.status === 'graded' ? '' : h('p', { class: 'why' }, t(`instructor.why_${r.status}`)), h('code', {}, r.message)))),
+            .map((r) => h('tr', { 'data-status': r.status }, h('th', { scope: 'row' }, f.file), h('td', {}, r.learner), h('td', {}, r.exercise), h('td', {}, statusText(r.status), r.flags?.length ? ` (${r.flags.join(', ')})` : ''), h('td', { class: 'msg' }, r.status === 'graded' ? '' : h('p', { class: 'why' }, t(`instructor.why_${r.status}`)), rowMessage(r)))),
         ),
       ),
     ),
