@@ -21,7 +21,8 @@ const char* const kCacheText =
 const std::set<std::string>& option_keys() {
     static const std::set<std::string> keys = {"seed",  "steps",  "trainMax", "testMax", "batch",         "lr",
                                                "warmup", "clip",  "dModel",   "heads",   "layers",        "dMlp",
-                                               "base",  "methods", "finetuneSteps", "finetuneLr", "newBase"};
+                                               "base",  "methods", "finetuneSteps", "finetuneLr", "newBase",
+                                               "task",  "k"};
     return keys;
 }
 
@@ -102,6 +103,16 @@ ExtensionOptions extension_options_from_json(const json& args) {
     o.layers = whole(args, "layers", o.layers);
     o.d_mlp = whole(args, "dMlp", o.d_mlp);
     o.base = number(args, "base", o.base);
+    if (args.contains("task")) {
+        if (!args["task"].is_string())
+            throw InvalidArgument("bad_option", "task must be count or lookback", {{"field", "task"}});
+        o.task = parse_training_task(args["task"].get<std::string>());
+    }
+    if (args.contains("k")) {
+        if (o.task != TrainingTask::lookback)
+            throw InvalidArgument("bad_option", "k applies only to task lookback", {{"field", "k"}});
+        o.k = whole(args, "k", o.k);
+    }
     if (args.contains("methods")) {
         if (!args["methods"].is_array())
             throw InvalidArgument("bad_option", "methods must be a list of method names", {{"field", "methods"}});
@@ -123,21 +134,25 @@ json extension_options_json(const ExtensionOptions& e) {
     const ExtrapolationOptions& o = e.train;
     json methods = json::array();
     for (RopeScaling m : e.methods) methods.push_back(to_string(m));
-    return {{"steps", o.steps},         {"trainMax", o.train_max},   {"testMax", o.test_max},
-            {"batch", o.batch},         {"lr", o.lr},                {"warmup", std::int64_t(warmup_steps(o))},
-            {"clip", o.clip},           {"dModel", o.d_model},       {"heads", o.heads},
-            {"layers", o.layers},       {"dMlp", o.d_mlp},           {"base", o.base},
-            {"methods", methods},       {"finetuneSteps", e.finetune_steps}, {"finetuneLr", e.finetune_lr},
-            {"newBase", e.new_base}};
+    json out = {{"steps", o.steps},     {"trainMax", o.train_max},           {"testMax", o.test_max},
+                {"batch", o.batch},     {"lr", o.lr},                        {"warmup", std::int64_t(warmup_steps(o))},
+                {"clip", o.clip},       {"dModel", o.d_model},               {"heads", o.heads},
+                {"layers", o.layers},   {"dMlp", o.d_mlp},                   {"base", o.base},
+                {"methods", methods},   {"finetuneSteps", e.finetune_steps}, {"finetuneLr", e.finetune_lr},
+                {"newBase", e.new_base}, {"task", to_string(o.task)}};
+    if (o.task == TrainingTask::lookback) out["k"] = o.k;
+    return out;
 }
 
-std::vector<ExtensionRunCurve> compute_extension_run_curves(const ExtensionOptions& options) {
-    ExtensionRun run(options);
-    // Until done, as the page's loop steps it: one call of total_steps() steps
-    // stops after the base training when finetune_steps is 0, before the
-    // zero-shot curves are measured (step() counts only training steps).
-    while (!run.done()) run.step(run.total_steps());
-    return curves_of(run);
+std::vector<ExtensionRunCurve>
+compute_extension_run_curves(const ExtensionOptions &options) {
+  ExtensionRun run(options);
+  // Until done, as the page's loop steps it: one call of total_steps() steps
+  // stops after the base training when finetune_steps is 0, before the
+  // zero-shot curves are measured (step() counts only training steps).
+  while (!run.done())
+    run.step(run.total_steps());
+  return curves_of(run);
 }
 
 bool extension_run_cached(const ExtensionOptions& options) {

@@ -555,6 +555,10 @@ export interface ExtrapolationOptions {
   dMlp?: number;
   /** Base of sinusoidal and RoPE frequencies. Default 10000; (1, 1e9]. */
   base?: number;
+  /** The task: 'count' (count and stop, the default) or 'lookback' (look back k: the output at i copies the symbol at i−k). */
+  task?: 'count' | 'lookback';
+  /** Look-back distance, only with task 'lookback' (an error otherwise). Default 4; 1…trainMax. */
+  k?: number;
 }
 
 export interface ExtrapolationProgress {
@@ -591,7 +595,7 @@ export interface ExtrapolationRun {
   /** The learned position table as trained so far, [learnedTableRows, dModel] (scheme 'learned' only; else error no_position_table). */
   positionTable(): Matrix;
   /** The options in force, defaults filled in, plus learnedTableRows. */
-  options(): Required<ExtrapolationOptions> & { learnedTableRows: number };
+  options(): Required<Omit<ExtrapolationOptions, 'k'>> & { k?: number; learnedTableRows: number };
   /** Frees the run's wasm memory (Embind objects are not garbage-collected). */
   delete(): void;
 }
@@ -666,7 +670,7 @@ export interface ExtensionRun {
   curves(): ExtensionCurve[];
   options(): {
     seed: number; steps: number; trainMax: number; testMax: number; finetuneSteps: number; finetuneLr: number;
-    newBase: number; base: number; trainedLength: number; scale: number; methods: RopeScalingMethod[];
+    newBase: number; base: number; task: 'count' | 'lookback'; k?: number; trainedLength: number; scale: number; methods: RopeScalingMethod[];
     rope: ScaledRopeInfo[];
   };
   delete(): void;

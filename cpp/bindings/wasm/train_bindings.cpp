@@ -26,7 +26,8 @@ namespace {
 
 const std::set<std::string> kExtrapolationKeys = {"scheme", "seed",   "steps",  "trainMax", "testMax",
                                                   "batch",  "lr",     "warmup", "clip",     "dModel",
-                                                  "heads",  "layers", "dMlp",   "base"};
+                                                  "heads",  "layers", "dMlp",   "base",     "task",
+                                                  "k"};
 
 val error_value(const std::exception& e) {
     val err = val::global("Error").new_(std::string(e.what()));
@@ -82,6 +83,13 @@ void read_training(const Options& in, ExtrapolationOptions& o) {
     o.layers = whole(in, "layers", o.layers);
     o.d_mlp = whole(in, "dMlp", o.d_mlp);
     o.base = in.number("base", o.base);
+    // task: "count" (count and stop) or "lookback" (look back k; k only with it).
+    o.task = parse_training_task(in.string("task", to_string(o.task)));
+    if (in.has("k")) {
+        if (o.task != TrainingTask::lookback)
+            throw InvalidArgument("k_without_lookback", "k applies only to task 'lookback'", {{"field", "k"}});
+        o.k = whole(in, "k", o.k);
+    }
 }
 
 ExtrapolationOptions extrapolation_options(const val& js) {
@@ -185,6 +193,8 @@ public:
             out.set("layers", double(o.layers));
             out.set("dMlp", double(o.d_mlp));
             out.set("base", o.base);
+            out.set("task", to_string(o.task));
+            if (o.task == TrainingTask::lookback) out.set("k", double(o.k));
             out.set("learnedTableRows", double(learned_table_rows(o)));
             return out;
         });
@@ -276,6 +286,8 @@ public:
             out.set("finetuneLr", e.finetune_lr);
             out.set("newBase", e.new_base);
             out.set("base", e.train.base);
+            out.set("task", to_string(e.train.task));
+            if (e.train.task == TrainingTask::lookback) out.set("k", double(e.train.k));
             out.set("trainedLength", extension_trained_length(e));
             out.set("scale", extension_scale(e));
             val methods = val::array(), rope = val::array();

@@ -1,8 +1,8 @@
 // RoPE context extension, Part 2: the miniature experiment in the page. The
-// core's ExtensionRun (the same as `poslab extend`) trains the tiny
-// Transformer with RoPE on n ≤ 8, then per method (none, PI, NTK-aware,
-// YaRN) tests every n ≤ 16 as trained and after 100 fine-tune steps at
-// n ≤ 16. Runs in the training Worker (trainer.js, job kind 'extend'), with
+// core's ExtensionRun (the same as `poslab extend --task lookback --k 4
+// --base 100`) trains the tiny Transformer with RoPE on "look back 4" with
+// n ≤ 8, then per method (none, PI, NTK-aware, YaRN) tests every n ≤ 16 as
+// trained and after 50 fine-tune steps at n ≤ 16. Runs in the training Worker (trainer.js, job kind 'extend'), with
 // progress and cancel; the finished run is kept for this browser tab
 // (sessionStorage) so leaving and returning shows it again. The page only
 // averages the core's 0/1 exact match over seeds, and says so.
@@ -14,8 +14,9 @@ import { startTraining, activeSession } from '../trainer.js';
 export const METHODS = ['none', 'pi', 'ntk', 'yarn'];
 // The seed sets offered: the exercise's lab.run_seeds (what the grader accepts), else these.
 export const SEED_CHOICES = [[1], [1, 2], [1, 2, 3]];
-export const RUN = { steps: 400, trainMax: 8, testMax: 16, finetuneSteps: 100 };
-const STORE_KEY = 'poslab.rope-extend.run.v1';
+// Look back 4 at base 100: the setting measured to separate the methods (README, #15).
+export const RUN = { steps: 400, trainMax: 8, testMax: 16, finetuneSteps: 50, task: 'lookback', k: 4, base: 100 };
+const STORE_KEY = 'poslab.rope-extend.run.v2'; // v1: count and stop at base 10 000
 const MAX_STORED_CHARS = 200000;
 
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -29,7 +30,8 @@ export function validRun(r) {
     if (!x || !Array.isArray(x.curves) || x.curves.length !== METHODS.length * 2) return null;
     for (const c of x.curves) {
       if (!METHODS.includes(c.method) || typeof c.finetuned !== 'boolean' || !Array.isArray(c.exactMatch)) return null;
-      if (c.exactMatch.length !== RUN.testMax || !c.exactMatch.every((v) => v === 0 || v === 1)) return null;
+      // Look back k scores each n by the fraction of its test sequences solved whole: a number in [0, 1].
+      if (c.exactMatch.length !== RUN.testMax || !c.exactMatch.every((v) => typeof v === 'number' && v >= 0 && v <= 1)) return null;
       if (!Number.isInteger(c.solvedUpTo) || typeof c.meanExtrapolated !== 'number') return null;
     }
   }
