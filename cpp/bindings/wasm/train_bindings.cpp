@@ -106,6 +106,19 @@ val float_array(const std::vector<double>& values, std::size_t from = 0) {
     return val::global("Float32Array").new_(emscripten::typed_memory_view(f.size(), f.data()));
 }
 
+// step(count) of either run: runs count more steps, then {step, steps, done},
+// to which the caller adds what its run has to say.
+template <class Run>
+val run_steps(Run& run, const val& count, std::size_t total) {
+    const std::size_t n = Options::whole_value(count, "step(count): count", 100000.0);
+    run.step(n);
+    val out = val::object();
+    out.set("step", run.steps_done());
+    out.set("steps", total);
+    out.set("done", run.done());
+    return out;
+}
+
 class ExtrapolationRunJs {
 public:
     explicit ExtrapolationRunJs(const ExtrapolationOptions& o) : run_(o) {}
@@ -119,13 +132,8 @@ public:
     // {step, steps, done, loss: the losses of the steps just run}
     val step(val count) {
         return or_throw([&] {
-            const std::size_t n = Options::whole_value(count, "step(count): count", 100000.0);
             const std::size_t first = run_.steps_done();
-            run_.step(n);
-            val out = val::object();
-            out.set("step", run_.steps_done());
-            out.set("steps", std::size_t(run_.options().steps));
-            out.set("done", run_.done());
+            val out = run_steps(run_, count, std::size_t(run_.options().steps));
             out.set("loss", float_array(run_.losses(), first));
             return out;
         });
@@ -249,12 +257,7 @@ public:
     // {step, steps, done, curves: how many curves are measured so far}
     val step(val count) {
         return or_throw([&] {
-            const std::size_t n = Options::whole_value(count, "step(count): count", 100000.0);
-            run_.step(n);
-            val out = val::object();
-            out.set("step", run_.steps_done());
-            out.set("steps", run_.total_steps());
-            out.set("done", run_.done());
+            val out = run_steps(run_, count, run_.total_steps());
             out.set("curves", run_.curves().size());
             return out;
         });
