@@ -17,7 +17,7 @@ namespace {
 
 // The page's run (web/js/widgets/rope-extend-run.js RUN, and the exercise's args).
 const json kArgs = json::parse(R"({"methods": ["none", "pi", "ntk", "yarn"], "steps": 400, "trainMax": 8,
-                                   "testMax": 16, "finetuneSteps": 100})");
+                                   "testMax": 16, "finetuneSteps": 50, "task": "lookback", "k": 4, "base": 100})");
 
 ExtensionOptions page_run(std::int64_t seed) {
     ExtensionOptions o = extension_options_from_json(kArgs);
@@ -85,22 +85,29 @@ TEST(ExtendRuns, EveryCachedRunEqualsAFreshNativeRun) {
 }
 
 TEST(ExtendRuns, TheKeyIsWhatTheLearnersRunShowed) {
-    // Worked out from `poslab extend --seeds 1,2,3` (default options), read by
-    // hand per seed as "zero-shot solvedUpTo = 16":
-    //   seed 1: none 10, pi 16, ntk 13, yarn 7   seed 2: none 15, pi 8, ntk 16, yarn 9
-    //   seed 3: none 15, pi 16, ntk 16, yarn 16  — and after 100 fine-tune steps every method 16.
-    // So every seed of {1}: pi; of {1, 2}: no method; of {1, 2, 3}: no method.
+    // Worked out from `poslab extend --seeds 1,2,3 --methods none,pi,ntk,yarn --task lookback --k 4
+    // --base 100 --finetune-steps 50`, read by hand per seed as "solvedUpTo = 16":
+    //   zero-shot:       seed 1: none 11, pi 2, ntk 14, yarn 13   seed 2: none 10, pi 2, ntk 11, yarn 16
+    //                    seed 3: none 11, pi 2, ntk 11, yarn 16
+    //   after 50 steps:  seed 1: none 13, pi 1, ntk 16, yarn 16   seed 2: none 14, pi 1, ntk 16, yarn 16
+    //                    seed 3: none 15, pi 1, ntk 15, yarn 16
+    // Zero-shot, every seed of {1}, {1, 2}, {1, 2, 3}: no method. After the fine-tune,
+    // {1} and {1, 2}: NTK-aware and YaRN; {1, 2, 3}: YaRN only.
     const json q = question();
-    EXPECT_EQ(check_attempt(q, strings({"method-pi"}), json::object(), run_lab({1})).status, "correct");
-    EXPECT_EQ(check_attempt(q, strings({"none"}), json::object(), run_lab({1})).status, "incorrect");
-    EXPECT_EQ(check_attempt(q, strings({"method-pi", "method-ntk"}), json::object(), run_lab({1})).status, "incorrect");
+    EXPECT_EQ(check_attempt(q, strings({"none"}), json::object(), run_lab({1})).status, "correct");
+    EXPECT_EQ(check_attempt(q, strings({"method-yarn"}), json::object(), run_lab({1})).status, "incorrect");
     EXPECT_EQ(check_attempt(q, strings({"none"}), json::object(), run_lab({1, 2})).status, "correct");
-    EXPECT_EQ(check_attempt(q, strings({"method-pi"}), json::object(), run_lab({1, 2})).status, "incorrect");
     EXPECT_EQ(check_attempt(q, strings({"none"}), json::object(), run_lab({1, 2, 3})).status, "correct");
-    // finetuned: true reads the fine-tuned curves: every method, every seed.
-    const json all = strings({"method-none", "method-pi", "method-ntk", "method-yarn"});
-    EXPECT_EQ(check_attempt(question(true), all, json::object(), run_lab({1, 2, 3})).status, "correct");
-    EXPECT_EQ(check_attempt(question(true), strings({"none"}), json::object(), run_lab({1})).status, "incorrect");
+    const json tuned = question(true);
+    EXPECT_EQ(check_attempt(tuned, strings({"method-ntk", "method-yarn"}), json::object(), run_lab({1})).status, "correct");
+    // One of the two right options: partial (each right option earns 1/2).
+    EXPECT_EQ(check_attempt(tuned, strings({"method-yarn"}), json::object(), run_lab({1})).status, "partial");
+    EXPECT_EQ(check_attempt(tuned, strings({"method-ntk", "method-yarn"}), json::object(), run_lab({1, 2})).status,
+              "correct");
+    EXPECT_EQ(check_attempt(tuned, strings({"method-yarn"}), json::object(), run_lab({1, 2, 3})).status, "correct");
+    EXPECT_EQ(check_attempt(tuned, strings({"method-ntk", "method-yarn"}), json::object(), run_lab({1, 2, 3})).status,
+              "incorrect");
+    EXPECT_EQ(check_attempt(tuned, strings({"none"}), json::object(), run_lab({1})).status, "incorrect");
 }
 
 TEST(ExtendRuns, NoRunIsNoAnswer) {
@@ -137,7 +144,7 @@ TEST(ExtendRuns, OnlyTheOfferedSeedSetsAreGraded) {
     // An exercise without run_seeds has no runSeeds setting at all.
     EXPECT_NE(lab_problem(json::parse(R"({"id": "x"})"), run_lab({1})).find("has no run"), std::string::npos);
     // A wrong answer, then the right one: the second attempt's credit.
-    g = grade_exercise(ex, 7, json::array({attempt({1}, strings({"none"})), attempt({1}, strings({"method-pi"}))}));
+    g = grade_exercise(ex, 7, json::array({attempt({1}, strings({"method-yarn"})), attempt({1}, strings({"none"}))}));
     EXPECT_EQ(g["questions"][0]["attempts"], 2);
     EXPECT_TRUE(g["questions"][0]["solved"].get<bool>());
 }

@@ -31,7 +31,7 @@ before(async () => {
 
 // The option ids that are right for a seed set, read off the page's own curves here.
 function keyFromPageRun(seeds) {
-  const solvedAll = METHODS.filter((m) => seeds.every((s) => page.get(s).find((c) => c.method === m && !c.finetuned).solvedUpTo === RUN.testMax));
+  const solvedAll = METHODS.filter((m) => seeds.every((s) => page.get(s).find((c) => c.method === m && c.finetuned).solvedUpTo === RUN.testMax));
   return solvedAll.length ? solvedAll.map((m) => `method-${m}`) : ['none'];
 }
 

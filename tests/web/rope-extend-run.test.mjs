@@ -37,10 +37,17 @@ test('validRun: only the shape the widget writes comes back', () => {
     { seeds: [1], results: [result(1, [1, 1, 1, 1], [1, 1, 1, 1]), result(2, [1, 1, 1, 1], [1, 1, 1, 1])] },
     { seeds: [1], results: [{ seed: 1, curves: [] }] },
     { seeds: [1], results: [{ seed: 1, curves: result(1, [1, 1, 1, 1], [1, 1, 1, 1]).curves.map((c) => ({ ...c, method: 'rope' })) }] },
-    { seeds: [1], results: [{ seed: 1, curves: result(1, [1, 1, 1, 1], [1, 1, 1, 1]).curves.map((c) => ({ ...c, exactMatch: c.exactMatch.map(() => 0.5) })) }] },
+    { seeds: [1], results: [{ seed: 1, curves: result(1, [1, 1, 1, 1], [1, 1, 1, 1]).curves.map((c) => ({ ...c, exactMatch: c.exactMatch.map(() => 1.5) })) }] },
+    { seeds: [1], results: [{ seed: 1, curves: result(1, [1, 1, 1, 1], [1, 1, 1, 1]).curves.map((c) => ({ ...c, exactMatch: c.exactMatch.map(() => '1') })) }] },
     { seeds: [1], results: [{ seed: 1, curves: result(1, [1, 1, 1, 1], [1, 1, 1, 1]).curves.map((c) => ({ ...c, exactMatch: [1] })) }] },
   ];
   for (const b of bad) assert.equal(validRun(b), null, JSON.stringify(b)?.slice(0, 80));
+});
+
+test('validRun: look back k scores an n by the fraction of its 16 test sequences solved, so 0.5 or 15/16 are kept', () => {
+  const frac = { seeds: [1], results: [{ seed: 1, curves: result(1, [1, 1, 1, 1], [1, 1, 1, 1]).curves.map((c, i) => ({ ...c, exactMatch: c.exactMatch.map((v, n) => (n === 3 ? (i % 2 ? 15 / 16 : 0.5) : v)) })) }] };
+  assert.equal(validRun(frac), frac);
+  assert.equal(RUN.task, 'lookback');
 });
 
 test('saveRun / loadRun through sessionStorage; a tampered or oversized value is ignored', () => {
