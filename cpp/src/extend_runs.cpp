@@ -30,7 +30,7 @@ std::int64_t whole(const json& args, const char* key, std::int64_t fallback) {
     if (!args.contains(key)) return fallback;
     const json& v = args[key];
     if (!v.is_number() || v.get<double>() != double(v.get<std::int64_t>()))
-        throw InvalidArgument("bad_option", std::string(key) + " must be a whole number, got " + v.dump(),
+        throw InvalidArgument("bad_run_option", std::string(key) + " must be a whole number, got " + v.dump(),
                               {{"field", key}});
     return v.get<std::int64_t>();
 }
@@ -38,7 +38,7 @@ std::int64_t whole(const json& args, const char* key, std::int64_t fallback) {
 double number(const json& args, const char* key, double fallback) {
     if (!args.contains(key)) return fallback;
     if (!args[key].is_number())
-        throw InvalidArgument("bad_option", std::string(key) + " must be a number, got " + args[key].dump(),
+        throw InvalidArgument("bad_run_option", std::string(key) + " must be a number, got " + args[key].dump(),
                               {{"field", key}});
     return args[key].get<double>();
 }
@@ -84,10 +84,12 @@ const Cache& cache() {
 }  // namespace
 
 ExtensionOptions extension_options_from_json(const json& args) {
-    if (!args.is_object()) throw InvalidArgument("bad_option", "run options must be an object, got " + args.dump());
+    if (!args.is_object())
+        throw InvalidArgument("bad_run_option", "run options must be an object, got " + args.dump().substr(0, 60),
+                              {{"field", "args"}});
     for (const auto& [key, value] : args.items())
         if (!option_keys().count(key))
-            throw InvalidArgument("bad_option", "unknown run option '" + key + "'", {{"field", key}});
+            throw InvalidArgument("unknown_option", "unknown run option '" + key + "'", {{"option", key}});
     ExtensionOptions e;
     ExtrapolationOptions& o = e.train;
     o.seed = whole(args, "seed", o.seed);
@@ -115,11 +117,11 @@ ExtensionOptions extension_options_from_json(const json& args) {
     }
     if (args.contains("methods")) {
         if (!args["methods"].is_array())
-            throw InvalidArgument("bad_option", "methods must be a list of method names", {{"field", "methods"}});
+            throw InvalidArgument("bad_run_option", "methods must be a list of method names", {{"field", "methods"}});
         e.methods.clear();
         for (const json& m : args["methods"]) {
             if (!m.is_string())
-                throw InvalidArgument("bad_option", "methods must be a list of method names", {{"field", "methods"}});
+                throw InvalidArgument("bad_run_option", "methods must be a list of method names", {{"field", "methods"}});
             e.methods.push_back(parse_rope_scaling(m.get<std::string>()));
         }
     }

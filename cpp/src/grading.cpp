@@ -274,7 +274,7 @@ std::set<std::string> extend_run_methods(const json& q, const json& spec, const 
         }
         const auto it = id.rfind("method-", 0) == 0 ? solved_all.find(id.substr(7)) : solved_all.end();
         if (it == solved_all.end())
-            throw InvalidArgument("bad_option_id",
+            throw InvalidArgument("bad_method_option",
                                   "option '" + id + "' names no method of the run: with extend_run, ids are method-M for M in args.methods, or none",
                                   {{"option", id}});
         if (it->second) out.insert(id);

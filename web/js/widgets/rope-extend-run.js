@@ -5,7 +5,10 @@
 // trained and after 50 fine-tune steps at n ≤ 16. Runs in the training Worker (trainer.js, job kind 'extend'), with
 // progress and cancel; the finished run is kept for this browser tab
 // (sessionStorage) so leaving and returning shows it again. The page only
-// averages the core's 0/1 exact match over seeds, and says so.
+// averages the core's 0/1 exact match over seeds, and says so. The seeds of
+// the run shown go into the lab (runSeeds): the question on "your run"
+// (answer_from: extend_run) opens then, and the core grades it by re-running
+// those seeds with RUN (the exercise's args must equal RUN and METHODS).
 import { h, errorBox, fmt } from '../dom.js';
 import { t } from '../i18n.js';
 import { lineplot } from './lineplot.js';
