@@ -107,12 +107,12 @@ ExtensionOptions extension_options_from_json(const json& args) {
     o.base = number(args, "base", o.base);
     if (args.contains("task")) {
         if (!args["task"].is_string())
-            throw InvalidArgument("bad_option", "task must be count or lookback", {{"field", "task"}});
+            throw InvalidArgument("bad_run_option", "task must be count or lookback", {{"field", "task"}});
         o.task = parse_training_task(args["task"].get<std::string>());
     }
     if (args.contains("k")) {
         if (o.task != TrainingTask::lookback)
-            throw InvalidArgument("bad_option", "k applies only to task lookback", {{"field", "k"}});
+            throw InvalidArgument("bad_run_option", "k applies only to task lookback", {{"field", "k"}});
         o.k = whole(args, "k", o.k);
     }
     if (args.contains("methods")) {

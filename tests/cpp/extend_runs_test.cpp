@@ -181,6 +181,16 @@ TEST(ExtendRuns, RunOptionsAreCheckedLikeAnyInput) {
     EXPECT_THROW(extension_options_from_json(json::parse(R"({"methods": "pi"})")), InvalidArgument);
     EXPECT_THROW(extension_options_from_json(json::parse(R"({"finetuneSteps": 5000})")), std::exception);
     EXPECT_THROW(extension_options_from_json(json::array()), InvalidArgument);
+    // task: count or lookback; k only with lookback, 1 … trainMax.
+    EXPECT_THROW(extension_options_from_json(json::parse(R"({"task": "copy"})")), InvalidArgument);
+    EXPECT_THROW(extension_options_from_json(json::parse(R"({"task": 1})")), InvalidArgument);
+    EXPECT_THROW(extension_options_from_json(json::parse(R"({"k": 2})")), InvalidArgument);
+    EXPECT_THROW(extension_options_from_json(json::parse(R"({"task": "lookback", "k": 0})")), std::exception);
+    EXPECT_THROW(extension_options_from_json(json::parse(R"({"task": "lookback", "k": 9, "trainMax": 8})")),
+                 std::exception);
+    EXPECT_EQ(extension_options_from_json(json::parse(R"({"task": "lookback", "k": 3})")).train.k, 3);
+    EXPECT_EQ(extension_options_json(extension_options_from_json(json::parse(R"({"task": "lookback", "k": 3})")))["k"], 3);
+    EXPECT_FALSE(extension_options_json(extension_options_from_json(json::object())).contains("k"));
     // The run's seeds: a list of 1 to 8 whole numbers.
     EXPECT_THROW(check_attempt(question(), strings({"none"}), json::object(), run_lab(json::array())), InvalidArgument);
     EXPECT_THROW(check_attempt(question(), strings({"none"}), json::object(), run_lab({-1})), InvalidArgument);
