@@ -188,9 +188,18 @@ export async function renderExercise(root, exercise, app) {
     // user: the student did something (tasks may then show their hint).
     changed: async (source, user = false) => {
       if (user) touched.add(source);
-      for (const [id, w] of widgets) if (id !== source && exercise.blocks.find((b) => b.id === id)?.tokens === source) await w.update();
+      await redraw([...widgets].filter(([id]) => id !== source && exercise.blocks.find((b) => b.id === id)?.tokens === source).map(([, w]) => w));
       refreshTasks();
     },
+  };
+  // Widgets redraw in two steps: all of them ask the core at once (prepare()
+  // resolves with the widget's redraw once its answers are in, or with null
+  // when nothing it shows has changed), then every redraw runs in one go, so
+  // the page is laid out and painted once rather than once per widget. A
+  // widget without prepare() just updates.
+  const redraw = async (list) => {
+    const draws = await Promise.all(list.map((w) => (w.prepare ? w.prepare() : w.update().then(() => null))));
+    for (const d of draws) d?.();
   };
   const refreshTasks = () => tasks.forEach((q) => q.refresh());
 
@@ -212,7 +221,10 @@ export async function renderExercise(root, exercise, app) {
     } catch {
       // The widgets show the core's error for this sentence.
     }
-    for (const w of widgets.values()) await w.update();
+    // The token chips first: the widgets linked to them read their tokens and order.
+    const isChips = ([id]) => exercise.blocks.find((b) => b.id === id)?.type === 'tokens';
+    await redraw([...widgets].filter(isChips).map(([, w]) => w));
+    await redraw([...widgets].filter((e) => !isChips(e)).map(([, w]) => w));
     refreshTasks();
   };
   const notes = storageNotes(app, graded);

@@ -13,7 +13,9 @@ function update(el) {
   el.classList.toggle('fade-left', scrolls && el.scrollLeft > 1);
   el.classList.toggle('fade-right', scrolls && el.scrollLeft < max - 1);
   // A table's caption wraps to the box, not to the wider table (style.css).
-  el.style.setProperty('--box-width', `${el.clientWidth}px`);
+  // Written only when it changes: a write would make the next box's reading lay the page out again.
+  const width = `${el.clientWidth}px`;
+  if (el.style.getPropertyValue('--box-width') !== width) el.style.setProperty('--box-width', width);
   if (el.classList.contains('math-block')) {
     if (scrolls) {
       el.tabIndex = 0;
