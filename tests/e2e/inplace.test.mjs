@@ -132,7 +132,7 @@ test('exercise 8: the ALiBi length slider (→) redraws only the distance part, 
   const { page, context, problems } = await openPage(lab, 'http');
   await gotoReady(page, urlFor(lab, 'http', { ex: 'alibi' }));
   await page.waitForSelector('.alibi-distance');
-  const before0 = await remember(page, { distance: '.alibi-distance', curve: '.alibi-distance polyline', biasGrid: '.alibi-distance .heatmap-grid', sentenceCell: '[data-widget="al"] .heads-grid .hm-cell' });
+  const before0 = await remember(page, { distance: '.alibi-distance', plot: '.alibi-distance .lineplot-figure', plotToggle: '.alibi-distance .lineplot-figure .table-toggle', biasFigure: '.alibi-distance .heatmap', sentenceCell: '[data-widget="al"] .heads-grid .hm-cell' });
   assert.ok(Object.values(before0).every(Boolean), JSON.stringify(before0));
   // The sentence's part is not touched at all.
   await page.evaluate(() => {
@@ -144,7 +144,7 @@ test('exercise 8: the ALiBi length slider (→) redraws only the distance part, 
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction(() => document.querySelector('.alibi-distance')?.textContent.includes('L = 25'));
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'al-length');
-  assert.deepEqual(await kept(page), { distance: true, curve: true, biasGrid: true, sentenceCell: true });
+  assert.deepEqual(await kept(page), { distance: true, plot: true, plotToggle: true, biasFigure: true, sentenceCell: true });
   assert.equal(await page.evaluate(() => window.__sentenceChanges), 0);
   // The last token's weight d back, per head: e^{−m_h·d} / Σ e^{−m_h·d'}, m_h = 2^{−8h/H}, H = 4.
   const rows = await page.locator('.alibi-distance .lineplot-figure table').first().evaluate((t) => [...t.querySelectorAll('tbody tr')].map((tr) => ({ d: Number(tr.querySelector('th').textContent), ys: [...tr.querySelectorAll('td')].map((td) => Number(td.textContent)) })));

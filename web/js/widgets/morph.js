@@ -6,7 +6,7 @@
 // rebuilding them: the elements keep their identity (and the keyboard focus,
 // and what a screen reader is on), and the browser lays out and paints only
 // what changed. Nodes are matched by place and tag; a node whose tag differs
-// is replaced by the new one, extra old nodes are removed, extra new ones appended.
+// is replaced by the new one, and so is an element whose number of children changed.
 //
 // What the reader set is kept: the `hidden` state of an existing element (a
 // data table the reader opened stays open) and a toggle button's
@@ -36,6 +36,12 @@ function morphNode(old, next) {
   morphChildren(old, [...next.childNodes]);
 }
 
+// An element whose number of children changed (a heatmap's grid or a
+// table's rows for a new length) is put in whole: matched by place, nearly
+// every node in it would change, and setting thousands of attributes on the
+// page costs more than new nodes.
+const rebuilt = (old, next) => old.nodeType === 1 && old.childNodes.length !== next.childNodes.length;
+
 // parent: the element on the page; nodes: the new children (built off the page).
 export function morphChildren(parent, nodes) {
   const list = nodes.filter((n) => n !== null && n !== undefined && n !== false).map((n) => (n instanceof Node ? n : document.createTextNode(String(n))));
@@ -44,7 +50,7 @@ export function morphChildren(parent, nodes) {
     const o = old[i];
     const n = list[i];
     if (!o) parent.append(n);
-    else if (sameKind(o, n)) morphNode(o, n);
+    else if (sameKind(o, n) && !rebuilt(o, n)) morphNode(o, n);
     else o.replaceWith(n);
   }
   for (let i = list.length; i < old.length; i++) old[i].remove();
