@@ -109,6 +109,9 @@ test('exercise 5: the causal mask by keyboard (Space) greys the same heatmap cel
   await page.waitForSelector('[data-widget="att"] .hm-cell');
   await page.locator('[data-widget="sw"] .swap-buttons button').first().click();
   await page.waitForSelector('[data-widget="sw"] .swap-results li');
+  // The heatmap's data table, opened by the reader, stays open through the redraw.
+  await page.locator('[data-widget="att"] .heatmap .table-toggle').first().click();
+  assert.equal(await page.locator('[data-widget="att"] table.data-table').first().isVisible(), true);
   const before0 = await remember(page, { cell: '[data-widget="att"] .hm-cell', rowLabel: '[data-widget="att"] .hm-row-label', lineLabel: '[data-widget="lines"] .line-label', swapTried: '[data-widget="sw"] .swap-results li' });
   assert.ok(Object.values(before0).every(Boolean), JSON.stringify(before0));
   assert.equal(await page.locator('[data-widget="att"] .hm-cell.masked').count(), 0);
@@ -118,6 +121,8 @@ test('exercise 5: the causal mask by keyboard (Space) greys the same heatmap cel
   const S = core.tokenize(SENTENCE).length;
   await page.waitForFunction((n) => document.querySelectorAll('[data-widget="att"] .hm-cell.masked').length === n, (S * (S - 1)) / 2);
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'ctl-mask', 'the checkbox keeps the focus');
+  assert.equal(await page.locator('[data-widget="att"] table.data-table').first().isVisible(), true, 'the open table stays open');
+  assert.equal(await page.locator('[data-widget="att"] .heatmap .table-toggle').first().getAttribute('aria-expanded'), 'true');
   assert.deepEqual(await kept(page), { cell: true, rowLabel: true, lineLabel: true, swapTried: true });
   // The weights the heatmap's table gives are the core's (causal), every masked one 0.
   const r = core.forward({ text: SENTENCE, pe: 'none', causal: true, dModel: 8, seed: 0 });
