@@ -213,18 +213,20 @@ export async function renderExercise(root, exercise, app) {
   );
   if (practice) main.append(h('p', { class: 'notice practice-note', role: 'note' }, t('practice.note')));
   const updateAll = async () => {
-    lab = labOf(exercise, app.state);
+    const current = (lab = labOf(exercise, app.state));
     // The tokens the page splits the sentence into (the browser's ICU, through the
     // core): kept with every attempt, so that `poslab grade` re-runs these very tokens.
-    try {
-      lab.tokens = await app.core.call('tokenize', lab.sentence);
-    } catch {
+    // Asked alongside the widgets' calls (no widget reads them), not before.
+    const tokenized = app.core.call('tokenize', current.sentence).then(
+      (tokens) => (current.tokens = tokens),
       // The widgets show the core's error for this sentence.
-    }
+      () => {},
+    );
     // The token chips first: the widgets linked to them read their tokens and order.
     const isChips = ([id]) => exercise.blocks.find((b) => b.id === id)?.type === 'tokens';
     await redraw([...widgets].filter(isChips).map(([, w]) => w));
     await redraw([...widgets].filter((e) => !isChips(e)).map(([, w]) => w));
+    await tokenized;
     refreshTasks();
   };
   const notes = storageNotes(app, graded);
