@@ -44,6 +44,8 @@ export function loadKatex(doc = document) {
       if (!katex) return reject(new Error('katex/katex.min.js did not define katex'));
       typesetPending(doc);
       new MutationObserver((records) => {
+        // Most changes add no formula (a widget redrawn in place): one look at the page, not one per node.
+        if (!doc.querySelector('.tex-pending')) return;
         for (const r of records) for (const n of r.addedNodes) if (n.nodeType === 1) (n.matches('.tex-pending') ? typesetPending(n.parentNode ?? doc) : typesetPending(n));
       }).observe(doc.body, { childList: true, subtree: true });
       resolve();

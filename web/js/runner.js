@@ -202,9 +202,18 @@ export async function renderExercise(root, exercise, app) {
     // user: the student did something (tasks may then show their hint).
     changed: async (source, user = false) => {
       if (user) touched.add(source);
-      for (const [id, w] of widgets) if (id !== source && exercise.blocks.find((b) => b.id === id)?.tokens === source) await w.update();
+      await redraw([...widgets].filter(([id]) => id !== source && exercise.blocks.find((b) => b.id === id)?.tokens === source).map(([, w]) => w));
       refreshTasks();
     },
+  };
+  // Widgets redraw in two steps: all of them ask the core at once (prepare()
+  // resolves with the widget's redraw once its answers are in, or with null
+  // when nothing it shows has changed), then every redraw runs in one go, so
+  // the page is laid out and painted once rather than once per widget. A
+  // widget without prepare() just updates.
+  const redraw = async (list) => {
+    const draws = await Promise.all(list.map((w) => (w.prepare ? w.prepare() : w.update().then(() => null))));
+    for (const d of draws) d?.();
   };
   const refreshTasks = () => tasks.forEach((q) => q.refresh());
 
@@ -218,15 +227,20 @@ export async function renderExercise(root, exercise, app) {
   );
   if (practice) main.append(h('p', { class: 'notice practice-note', role: 'note' }, t('practice.note')));
   const updateAll = async () => {
-    lab = { ...labOf(exercise, app.state), ...widgetLab };
+    const current = (lab = { ...labOf(exercise, app.state), ...widgetLab });
     // The tokens the page splits the sentence into (the browser's ICU, through the
     // core): kept with every attempt, so that `poslab grade` re-runs these very tokens.
-    try {
-      lab.tokens = await app.core.call('tokenize', lab.sentence);
-    } catch {
+    // Asked alongside the widgets' calls (no widget reads them), not before.
+    const tokenized = app.core.call('tokenize', current.sentence).then(
+      (tokens) => (current.tokens = tokens),
       // The widgets show the core's error for this sentence.
-    }
-    for (const w of widgets.values()) await w.update();
+      () => {},
+    );
+    // The token chips first: the widgets linked to them read their tokens and order.
+    const isChips = ([id]) => exercise.blocks.find((b) => b.id === id)?.type === 'tokens';
+    await redraw([...widgets].filter(isChips).map(([, w]) => w));
+    await redraw([...widgets].filter((e) => !isChips(e)).map(([, w]) => w));
+    await tokenized;
     refreshTasks();
   };
   const notes = storageNotes(app, graded);

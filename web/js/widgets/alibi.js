@@ -11,6 +11,7 @@ import { richInline } from '../rich.js';
 import { heatmap, matrixRows } from './heatmap.js';
 import { lineplot } from './lineplot.js';
 import { forwardArgs } from './common.js';
+import { morphChildren } from './morph.js';
 
 // The last query's weight on the key `distance` tokens back, per head:
 // attention [H, L, L], row L−1, key L−1−distance.
@@ -69,43 +70,67 @@ export function mount(el, block, ctx) {
     h('div', { class: 'clock-control' }, h('label', { for: lengthId }, t('alibi.length')), lengthInput, lengthOut),
     distance,
   );
-  w.update = async () => {
+  // The sentence's part (slopes, bias, each head's weights) depends on the
+  // lab's settings, the distance part on the length alone: a move of the
+  // slider redraws only the distance part, in place (morph.js).
+  let sentenceKey = null;
+  let slopesOf = null; // { H, slopes }
+  let seq = 0;
+  const sentenceView = async (lab, H, slopes) => {
+    const r = await ctx.core.call('forward', forwardArgs(lab, { pe: 'alibi', heads: H }));
+    const S = r.tokens.length;
+    const bias = await ctx.core.call('similarity', { scheme: 'alibi', length: S, heads: H });
+    const labels = r.tokens.map((x, i) => `${i + 1} ${x}`);
+    return [
+      h(
+        'div',
+        { class: 'table-scroll', tabindex: '0' },
+        h(
+          'table',
+          { class: 'vec-table' },
+          h('caption', { html: richInline(t('alibi.slopes_caption', { H })) }),
+          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('alibi.head')), ...slopes.map((_, i) => h('th', { scope: 'col' }, String(i + 1))))),
+          h('tbody', {}, h('tr', {}, h('th', { scope: 'row', html: richInline(t('alibi.slope')) }), ...slopes.map((v) => h('td', {}, fmt(v, 4))))),
+        ),
+      ),
+      heatmap(matrixRows(bias.similarity, 0, S, S), { caption: t('alibi.bias_caption'), rowLabels: labels, colLabels: labels, rowTitle: t('attention.query'), colTitle: t('attention.key') }),
+      h(
+        'div',
+        { class: 'heads-grid' },
+        ...Array.from({ length: H }, (_, hd) =>
+          heatmap(matrixRows(r.attention, hd * S * S, S, S), { caption: t('alibi.head_caption', { h: hd + 1, slope: fmt(slopes[hd], 4) }), rowLabels: labels, colLabels: labels.map((_, i) => String(i + 1)), rowTitle: t('attention.query'), colTitle: t('attention.key'), min: 0, max: 1, showValues: false }),
+        ),
+      ),
+    ];
+  };
+  // Asks the core; resolves with the redraw (runner.js draws every widget in one go).
+  w.prepare = async () => {
+    const mine = ++seq;
     const lab = ctx.lab();
     const H = block.heads ?? lab.heads;
+    const key = JSON.stringify([forwardArgs(lab, { pe: 'alibi', heads: H }), H]);
+    const sentenceToo = key !== sentenceKey || !!w.error;
     try {
-      const slopes = await ctx.core.call('alibiSlopes', H);
-      const r = await ctx.core.call('forward', forwardArgs(lab, { pe: 'alibi', heads: H }));
-      const S = r.tokens.length;
-      const bias = await ctx.core.call('similarity', { scheme: 'alibi', length: S, heads: H });
-      const labels = r.tokens.map((x, i) => `${i + 1} ${x}`);
-      const far = await distanceView(block, ctx, H, slopes, w.state.length);
-      distance.replaceChildren(far.el);
-      w.result = { slopes, falloff: far.curves };
-      body.replaceChildren(
-        h(
-          'div',
-          { class: 'table-scroll', tabindex: '0' },
-          h(
-            'table',
-            { class: 'vec-table' },
-            h('caption', { html: richInline(t('alibi.slopes_caption', { H })) }),
-            h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('alibi.head')), ...slopes.map((_, i) => h('th', { scope: 'col' }, String(i + 1))))),
-            h('tbody', {}, h('tr', {}, h('th', { scope: 'row', html: richInline(t('alibi.slope')) }), ...slopes.map((v) => h('td', {}, fmt(v, 4))))),
-          ),
-        ),
-        heatmap(matrixRows(bias.similarity, 0, S, S), { caption: t('alibi.bias_caption'), rowLabels: labels, colLabels: labels, rowTitle: t('attention.query'), colTitle: t('attention.key') }),
-        h(
-          'div',
-          { class: 'heads-grid' },
-          ...Array.from({ length: H }, (_, hd) =>
-            heatmap(matrixRows(r.attention, hd * S * S, S, S), { caption: t('alibi.head_caption', { h: hd + 1, slope: fmt(slopes[hd], 4) }), rowLabels: labels, colLabels: labels.map((_, i) => String(i + 1)), rowTitle: t('attention.query'), colTitle: t('attention.key'), min: 0, max: 1, showValues: false }),
-          ),
-        ),
-      );
+      const slopes = slopesOf?.H === H ? slopesOf.slopes : await ctx.core.call('alibiSlopes', H);
+      slopesOf = { H, slopes };
+      const [far, top] = await Promise.all([distanceView(block, ctx, H, slopes, w.state.length), sentenceToo ? sentenceView(lab, H, slopes) : null]);
+      return () => {
+        if (mine !== seq) return;
+        morphChildren(distance, [far.el]);
+        if (top) morphChildren(body, top);
+        sentenceKey = key;
+        w.result = { slopes, falloff: far.curves };
+        w.error = null;
+      };
     } catch (e) {
-      w.error = e;
-      body.replaceChildren(errorBox(e));
+      return () => {
+        if (mine !== seq) return;
+        sentenceKey = null;
+        w.error = e;
+        body.replaceChildren(errorBox(e));
+      };
     }
   };
+  w.update = async () => (await w.prepare())?.();
   return w;
 }

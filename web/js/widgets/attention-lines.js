@@ -11,6 +11,7 @@
 import { h, fmt, fmtSmall, errorBox } from '../dom.js';
 import { t } from '../i18n.js';
 import { forwardArgs, tableToggle } from './common.js';
+import { morphChildren } from './morph.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 function s(tag, attrs = {}) {
@@ -64,12 +65,16 @@ export function mount(el, block, ctx) {
 
   const drawHeads = (H) => {
     const options = ['all', ...Array.from({ length: H }, (_, i) => i)];
-    heads.replaceChildren(
-      ...options.map((o) => {
+    // In place: the pressed button keeps its element, and so the keyboard focus.
+    morphChildren(
+      heads,
+      options.map((o) => {
         const b = h('button', { type: 'button', class: w.state.head === o ? 'head-button' : 'head-button secondary', 'aria-pressed': String(w.state.head === o), 'data-head': String(o) }, o === 'all' ? t('lines.all_heads') : h('span', {}, h('span', { class: 'head-swatch', style: `border-top: 3px ${HEAD_DASHES[o % 8] ? 'dashed' : 'solid'} ${HEAD_COLOURS[o % 8]}`, 'aria-hidden': 'true' }), t('lines.head', { n: o + 1 })));
         b.addEventListener('click', () => {
-          w.state.head = o;
-          drawHeads(H);
+          // The button's head, read when pressed (a kept button keeps its first listener).
+          const v = b.dataset.head;
+          w.state.head = v === 'all' ? 'all' : Number(v);
+          drawHeads(last.H);
           draw();
         });
         return b;
@@ -140,7 +145,8 @@ export function mount(el, block, ctx) {
         }
         g.style.transform = `translateY(${y(p)}px)`;
         const text = side === 'q' ? `${names[ids[p]]} ${p + 1}` : `${p + 1} ${names[ids[p]]}`;
-        g.querySelector('text').textContent = text;
+        const label = g.querySelector('text');
+        if (label.textContent !== text) label.textContent = text;
         if (side === 'q') g.setAttribute('aria-label', t('lines.token_aria', { label: text, pos: p + 1 }));
       }
     }
@@ -155,13 +161,13 @@ export function mount(el, block, ctx) {
       headText.append(s('text', { x: LEFT, y: 14, 'text-anchor': 'end' }), s('text', { x: RIGHT, y: 14, 'text-anchor': 'start' }));
       svg.append(headText);
     }
-    headText.children[0].textContent = t('lines.queries');
-    headText.children[1].textContent = t('lines.keys');
+    if (headText.children[0].textContent !== t('lines.queries')) headText.children[0].textContent = t('lines.queries');
+    if (headText.children[1].textContent !== t('lines.keys')) headText.children[1].textContent = t('lines.keys');
     ctx.highlight?.refresh();
     setFocus(ctx.highlight?.get() ?? null);
     // The table twin: the shown head's weights (head 1 for "all").
     const hd = shown[0];
-    tableBox.replaceChildren(
+    morphChildren(tableBox, [
       h(
         'table',
         { class: 'vec-table lines-table' },
@@ -169,90 +175,107 @@ export function mount(el, block, ctx) {
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('lines.query_key')), ...ids.map((id, p) => h('th', { scope: 'col' }, `${p + 1} ${names[id]}`)))),
         h('tbody', {}, ...ids.map((id, qi) => h('tr', {}, h('th', { scope: 'row' }, `${qi + 1} ${names[id]}`), ...ids.map((_, kj) => h('td', {}, fmt(att[(hd * S + qi) * S + kj])))))),
       ),
-    );
+    ]);
   };
 
   let seq = 0;
-  w.update = async () => {
+  // Asks the core; resolves with the redraw (runner.js draws every widget in one go).
+  w.prepare = async () => {
     const mine = ++seq;
     const lab = ctx.lab();
-    try {
-      let ids;
-      let names;
-      let att;
-      let H;
-      let S;
-      let diff = null;
-      if (block.tokens) {
-        const chips = ctx.widgets.get(block.tokens);
-        if (!chips || chips.error || !chips.state.tokens.length) {
-          svgBox.hidden = true;
-          readout.textContent = t('outputs.need_tokens');
-          return;
-        }
-        const { tokens, order } = chips.state;
-        const check = await ctx.core.call('permutationCheck', forwardArgs(lab, { permutation: order }));
-        if (mine !== seq) return;
-        names = tokens;
-        ids = order.slice();
-        att = check.permuted.attention.data;
-        [H, S] = check.permuted.attention.shape;
-        // P⁻¹·Attention(PX)·P next to Attention(X): token i's row and token j's
-        // column, wherever the reorder put them.
-        const where = new Array(S);
-        order.forEach((tok, p) => (where[tok] = p));
-        const hd = w.state.head === 'all' ? 0 : w.state.head;
-        const a = check.original.attention.data;
-        diff = Array.from({ length: S }, (_, i) => Array.from({ length: S }, (_, j) => att[(hd * S + where[i]) * S + where[j]] - a[(hd * S + i) * S + j]));
-        w.result = { maxAbsDiff: Math.max(0, ...diff.flat().map(Math.abs)), head: hd };
-      } else {
-        const r = await ctx.core.call('forward', forwardArgs(lab));
-        if (mine !== seq) return;
-        names = r.tokens;
-        ids = r.tokens.map((_, i) => i);
-        att = r.attention.data;
-        [H, S] = r.attention.shape;
-        w.result = {};
-      }
-      svgBox.hidden = false;
-      if (w.state.head !== 'all' && w.state.head >= H) w.state.head = 'all';
-      last = { ids, names, att, H, S };
-      drawHeads(H);
-      draw();
-      if (diff) {
-        const hd = w.result.head;
-        const tiny = w.result.maxAbsDiff < 1e-4;
-        diffBox.replaceChildren(
-          h('p', { class: 'lines-diff-title' }, t('lines.diff_title', { n: hd + 1 })),
-          h(
-            'div',
-            { class: 'diff-grid', style: `grid-template-columns: auto repeat(${S}, minmax(1.6rem, 1fr))`, role: 'img', 'aria-label': t('lines.diff_aria', { max: fmtSmall(w.result.maxAbsDiff) }) },
-            h('span', {}),
-            ...names.map((n, j) => h('span', { class: 'diff-col', 'data-hl-token': String(j) }, n)),
-            ...diff.flatMap((rowv, i) => [
-              h('span', { class: 'diff-row', 'data-hl-token': String(i) }, names[i]),
-              ...rowv.map((d, j) => h('span', { class: `diff-cell ${Math.abs(d) < 1e-4 ? 'zero' : d > 0 ? 'pos' : 'neg'}`, style: Math.abs(d) < 1e-4 ? undefined : `--a:${Math.min(1, 0.25 + Math.abs(d) * 4)}`, 'data-hl-row': String(i), 'data-hl-col': String(j), 'data-diff': String(d), title: fmtSmall(Math.abs(d)) }, '')),
-            ]),
-          ),
-          h('p', { class: 'muted' }, t('lines.diff_key')),
-        );
-        readout.className = `readout ${tiny ? 'same' : 'differ'}`;
-        // Before any reorder there is nothing to compare yet.
-        const identity = ids.every((id, p) => id === p);
-        readout.textContent = identity ? t('outputs.identity') : t(tiny ? 'lines.diff_same' : 'lines.diff_differ', { max: fmtSmall(w.result.maxAbsDiff) });
-        ctx.highlight?.refresh();
-      } else {
-        diffBox.replaceChildren();
-        readout.className = 'readout';
-        readout.textContent = lab.causal ? t('lines.causal_note') : '';
-      }
-      w.error = null;
-    } catch (e) {
+    const fail = (e) => () => {
+      if (mine !== seq) return;
       w.result = null;
       w.error = e;
       svgBox.hidden = true;
       diffBox.replaceChildren(errorBox(e));
+    };
+    if (block.tokens) {
+      const chips = ctx.widgets.get(block.tokens);
+      if (!chips || chips.error || !chips.state.tokens.length) {
+        return () => {
+          svgBox.hidden = true;
+          readout.textContent = t('outputs.need_tokens');
+        };
+      }
+      const { tokens } = chips.state;
+      const order = chips.state.order.slice();
+      let check;
+      try {
+        check = await ctx.core.call('permutationCheck', forwardArgs(lab, { permutation: order }));
+      } catch (e) {
+        return fail(e);
+      }
+      return () => {
+        if (mine !== seq) return;
+        const att = check.permuted.attention.data;
+        const [H, S] = check.permuted.attention.shape;
+        // P⁻¹·Attention(PX)·P next to Attention(X): token i's row and token j's
+        // column, wherever the reorder put them.
+        const where = new Array(S);
+        order.forEach((tok, p) => (where[tok] = p));
+        if (w.state.head !== 'all' && w.state.head >= H) w.state.head = 'all';
+        const hd = w.state.head === 'all' ? 0 : w.state.head;
+        const a = check.original.attention.data;
+        const diff = Array.from({ length: S }, (_, i) => Array.from({ length: S }, (_, j) => att[(hd * S + where[i]) * S + where[j]] - a[(hd * S + i) * S + j]));
+        w.result = { maxAbsDiff: Math.max(0, ...diff.flat().map(Math.abs)), head: hd };
+        show({ ids: order, names: tokens, att, H, S }, diff, lab);
+      };
     }
+    let r;
+    try {
+      r = await ctx.core.call('forward', forwardArgs(lab));
+    } catch (e) {
+      return fail(e);
+    }
+    return () => {
+      if (mine !== seq) return;
+      const [H, S] = r.attention.shape;
+      w.result = {};
+      if (w.state.head !== 'all' && w.state.head >= H) w.state.head = 'all';
+      show({ ids: r.tokens.map((_, i) => i), names: r.tokens, att: r.attention.data, H, S }, null, lab);
+    };
+  };
+  w.update = async () => (await w.prepare())?.();
+
+  // Draws the core's answer: the lines, the heads, and (linked) the difference grid.
+  const show = (drawing, diff, lab) => {
+    const { ids, names, H, S } = drawing;
+    svgBox.hidden = false;
+    last = drawing;
+    drawHeads(H);
+    draw();
+    if (diff) {
+      const hd = w.result.head;
+      const tiny = w.result.maxAbsDiff < 1e-4;
+      // In place: the grid's cells keep their elements, only their colours change.
+      morphChildren(diffBox, [
+        h('p', { class: 'lines-diff-title' }, t('lines.diff_title', { n: hd + 1 })),
+        h(
+          'div',
+          { class: 'diff-grid', style: `grid-template-columns: auto repeat(${S}, minmax(1.6rem, 1fr))`, role: 'img', 'aria-label': t('lines.diff_aria', { max: fmtSmall(w.result.maxAbsDiff) }) },
+          h('span', {}),
+          ...names.map((n, j) => h('span', { class: 'diff-col', 'data-hl-token': String(j) }, n)),
+          ...diff.flatMap((rowv, i) => [
+            h('span', { class: 'diff-row', 'data-hl-token': String(i) }, names[i]),
+            ...rowv.map((d, j) => h('span', { class: `diff-cell ${Math.abs(d) < 1e-4 ? 'zero' : d > 0 ? 'pos' : 'neg'}`, style: Math.abs(d) < 1e-4 ? undefined : `--a:${Math.min(1, 0.25 + Math.abs(d) * 4)}`, 'data-hl-row': String(i), 'data-hl-col': String(j), 'data-diff': String(d), title: fmtSmall(Math.abs(d)) }, '')),
+          ]),
+        ),
+        h('p', { class: 'muted' }, t('lines.diff_key')),
+      ]);
+      const cls = `readout ${tiny ? 'same' : 'differ'}`;
+      if (readout.className !== cls) readout.className = cls;
+      // Before any reorder there is nothing to compare yet.
+      const identity = ids.every((id, p) => id === p);
+      const text = identity ? t('outputs.identity') : t(tiny ? 'lines.diff_same' : 'lines.diff_differ', { max: fmtSmall(w.result.maxAbsDiff) });
+      if (readout.textContent !== text) readout.textContent = text;
+      ctx.highlight?.refresh();
+    } else {
+      diffBox.replaceChildren();
+      readout.className = 'readout';
+      readout.textContent = lab.causal ? t('lines.causal_note') : '';
+    }
+    w.error = null;
   };
   return w;
 }

@@ -7,6 +7,7 @@ import { tex } from '../rich.js';
 import { heatmap, matrixRows } from './heatmap.js';
 import { forwardArgs } from './common.js';
 import { snapshot, play } from './motion.js';
+import { morphChildren } from './morph.js';
 import { algebra } from './algebra.js';
 
 export function aboveDiagonalMax(attention) {
@@ -22,28 +23,43 @@ export function mount(el, block, ctx) {
   el.append(body);
   // Fast reordering starts updates that overlap: only the latest may draw.
   let seq = 0;
-  w.update = async () => {
+  let drawnOrder = null;
+  const fail = (mine) => (e) => () => {
+    if (mine !== seq) return;
+    w.result = null;
+    w.error = e;
+    body.replaceChildren(errorBox(e));
+  };
+  // Asks the core; resolves with the redraw (runner.js draws every widget in
+  // one go), which updates the heatmaps in place (morph.js).
+  w.prepare = async () => {
     const mine = ++seq;
     const lab = ctx.lab();
-    try {
-      if (block.tokens) {
-        const chips = ctx.widgets.get(block.tokens);
-        if (!chips || chips.error || !chips.state.tokens.length) {
-          body.replaceChildren(h('p', { class: 'muted' }, t('outputs.need_tokens')));
-          return;
-        }
-        const { tokens, order } = chips.state;
-        const check = await ctx.core.call('permutationCheck', forwardArgs(lab, { permutation: order }));
-      if (mine !== seq) return;
+    if (block.tokens) {
+      const chips = ctx.widgets.get(block.tokens);
+      if (!chips || chips.error || !chips.state.tokens.length) return () => body.replaceChildren(h('p', { class: 'muted' }, t('outputs.need_tokens')));
+      const { tokens } = chips.state;
+      const order = chips.state.order.slice();
+      let check;
+      try {
+        check = await ctx.core.call('permutationCheck', forwardArgs(lab, { permutation: order }));
+      } catch (e) {
+        return fail(mine)(e);
+      }
+      return () => {
+        if (mine !== seq) return;
         const S = tokens.length;
         const labelsA = tokens.map((x, i) => `${i + 1} ${x}`);
         const labelsB = order.map((i, p) => `${p + 1} ${tokens[i]}`);
         w.result = { maxAbsDiff: check.maxAbsDiff, aboveDiagonalMax: aboveDiagonalMax(check.original.attention) };
         const identity = tokens.map((_, i) => i);
         const masked = lab.causal ? (r, c) => c > r : undefined;
-        // Attention(PX)'s cells travel with their tokens (motion.js).
-        const before = snapshot(body);
-        body.replaceChildren(
+        // Attention(PX)'s cells travel with their tokens (motion.js); when the
+        // order is the one drawn, nothing moves (and the page is not measured).
+        const moved = drawnOrder?.join() !== order.join();
+        drawnOrder = order;
+        const before = moved ? snapshot(body) : null;
+        morphChildren(body, [
           block.algebra ? algebra(check, order, tokens) : '',
           h(
             'div',
@@ -58,31 +74,37 @@ export function mount(el, block, ctx) {
             ' ',
             h('strong', { 'data-value': String(check.maxAbsDiff) }, fmtSmall(check.maxAbsDiff)),
           ),
-        );
-        play(body, before);
+        ]);
+        if (before) play(body, before);
+        // The P factors pulse again at every reorder (kept elements do not restart a CSS animation by themselves).
+        if (moved) for (const el of body.querySelectorAll('.algebra.permuted .alg-p')) for (const a of el.getAnimations?.() ?? []) (a.cancel(), a.play());
         ctx.highlight?.refresh();
-      } else {
-        const r = await ctx.core.call('forward', forwardArgs(lab));
-        if (mine !== seq) return;
-        const S = r.tokens.length;
-        const labels = r.tokens.map((x, i) => `${i + 1} ${x}`);
-        const above = aboveDiagonalMax(r.attention);
-        w.result = { aboveDiagonalMax: above, attention: r.attention };
-        const ids = r.tokens.map((_, i) => i);
-        body.replaceChildren(
-          // With the mask, the hidden triangle (key after query) is greyed.
-          heatmap(matrixRows(r.attention, 0, S, S), { caption: t(lab.causal ? 'attention.caption_masked' : 'attention.caption_plain'), rowLabels: labels, colLabels: labels, rowTitle: t('attention.query'), colTitle: t('attention.key'), min: 0, max: 1, rowTokens: ids, colTokens: ids, flip: 'm', masked: lab.causal ? (i, j) => j > i : undefined }),
-          lab.causal ? h('p', { class: 'muted masked-key' }, h('span', { class: 'masked-swatch', 'aria-hidden': 'true' }), t('attention.masked_key', { n: (S * (S - 1)) / 2 })) : '',
-          h('p', { class: `readout ${above === 0 ? 'same' : 'differ'}`, 'data-readout': 'aboveDiagonal', 'aria-live': 'polite' }, t('attention.above', { value: fmtSmall(above) }), h('span', { class: 'verdict' }, t(above === 0 ? 'attention.above_zero' : 'attention.above_nonzero'))),
-        );
-        ctx.highlight?.refresh();
-      }
-      w.error = null;
-    } catch (e) {
-      w.result = null;
-      w.error = e;
-      body.replaceChildren(errorBox(e));
+        w.error = null;
+      };
     }
+    let r;
+    try {
+      r = await ctx.core.call('forward', forwardArgs(lab));
+    } catch (e) {
+      return fail(mine)(e);
+    }
+    return () => {
+      if (mine !== seq) return;
+      const S = r.tokens.length;
+      const labels = r.tokens.map((x, i) => `${i + 1} ${x}`);
+      const above = aboveDiagonalMax(r.attention);
+      w.result = { aboveDiagonalMax: above, attention: r.attention };
+      const ids = r.tokens.map((_, i) => i);
+      morphChildren(body, [
+        // With the mask, the hidden triangle (key after query) is greyed.
+        heatmap(matrixRows(r.attention, 0, S, S), { caption: t(lab.causal ? 'attention.caption_masked' : 'attention.caption_plain'), rowLabels: labels, colLabels: labels, rowTitle: t('attention.query'), colTitle: t('attention.key'), min: 0, max: 1, rowTokens: ids, colTokens: ids, flip: 'm', masked: lab.causal ? (i, j) => j > i : undefined }),
+        lab.causal ? h('p', { class: 'muted masked-key' }, h('span', { class: 'masked-swatch', 'aria-hidden': 'true' }), t('attention.masked_key', { n: (S * (S - 1)) / 2 })) : '',
+        h('p', { class: `readout ${above === 0 ? 'same' : 'differ'}`, 'data-readout': 'aboveDiagonal', 'aria-live': 'polite' }, t('attention.above', { value: fmtSmall(above) }), h('span', { class: 'verdict' }, t(above === 0 ? 'attention.above_zero' : 'attention.above_nonzero'))),
+      ]);
+      ctx.highlight?.refresh();
+      w.error = null;
+    };
   };
+  w.update = async () => (await w.prepare())?.();
   return w;
 }

@@ -10,6 +10,7 @@
 import { h, errorBox, fmt } from '../dom.js';
 import { t } from '../i18n.js';
 import { tableToggle } from './common.js';
+import { morphChildren } from './morph.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 function s(tag, attrs = {}) {
@@ -162,10 +163,15 @@ export function mount(el, block, ctx) {
     });
   };
 
+  let shown = null; // the D, position and shift drawn
   w.update = async (user = false) => {
     const lab = ctx.lab();
     const D = lab.d;
     const { pos, k } = w.state;
+    // Another control changed (position information, the sentence): the clocks show sinusoidal's D alone.
+    const key = `${D}:${pos}:${k}`;
+    if (user !== true && key === shown && !w.error) return;
+    shown = key;
     errorSlot.replaceChildren();
     try {
       const N = maxPos + maxShift + 1;
@@ -208,12 +214,12 @@ export function mount(el, block, ctx) {
         f.item.dataset.cos = String(cos);
         f.item.dataset.turn = String(turn);
         f.item.setAttribute('aria-label', t('clocks.clock_aria', { i, period: fmtPeriod(wavelengths[i]), sin: fmt(sin), cos: fmt(cos), turn: turn.toFixed(1) }));
-        f.caption.replaceChildren(
+        morphChildren(f.caption, [
           h('span', { class: 'clock-name' }, t('clocks.pair', { a: 2 * i, b: 2 * i + 1 })),
           h('span', { class: 'clock-period' }, t('clocks.period', { period: fmtPeriod(wavelengths[i]) })),
           h('span', { class: 'clock-values' }, `sin ${fmt(sin)} · cos ${fmt(cos)}`),
           k ? h('span', { class: 'clock-turn' }, t('clocks.turn', { k, turn: turn.toFixed(1) })) : null,
-        );
+        ]);
         rows.push([t('clocks.pair', { a: 2 * i, b: 2 * i + 1 }), fmtPeriod(wavelengths[i]), fmt(sin), fmt(cos), fmt(sin2), fmt(cos2), `${turn.toFixed(2)}°`]);
       }
       if (stripCache) {
@@ -222,7 +228,7 @@ export function mount(el, block, ctx) {
         stripCache.ghost.hidden = k === 0;
       }
       summary.textContent = t('clocks.summary', { pos, k, to: pos + k });
-      tableBox.replaceChildren(
+      morphChildren(tableBox, [
         h(
           'table',
           { class: 'vec-table clock-table' },
@@ -230,10 +236,11 @@ export function mount(el, block, ctx) {
           h('thead', {}, h('tr', {}, ...['clocks.col_pair', 'clocks.col_period', 'clocks.col_sin', 'clocks.col_cos', 'clocks.col_sin2', 'clocks.col_cos2', 'clocks.col_turn'].map((key) => h('th', { scope: 'col' }, t(key, { pos, to: pos + k }))))),
           h('tbody', {}, ...rows.map((r) => h('tr', {}, h('th', { scope: 'row' }, r[0]), ...r.slice(1).map((c) => h('td', {}, c))))),
         ),
-      );
+      ]);
       w.result = { pos, k, D, turns: faces.map((f) => Number(f.item.dataset.turn)) };
       w.error = null;
     } catch (e) {
+      shown = null;
       w.result = null;
       w.error = e;
       errorSlot.replaceChildren(errorBox(e));

@@ -54,7 +54,7 @@ function bigHeatmap(values, opts) {
 
 function heatmapTableOnly(values, opts) {
   const cols = values[0].length;
-  const table = h(
+  const tableBuilt = h(
     'table',
     { class: 'data-table', id: `${opts.id}-table`, hidden: true },
     h('caption', {}, opts.caption ?? ''),
@@ -63,12 +63,14 @@ function heatmapTableOnly(values, opts) {
   );
   const toggle = h('button', { type: 'button', class: 'table-toggle', 'aria-expanded': 'false', 'aria-controls': `${opts.id}-table` }, t('heatmap.show_table'));
   toggle.addEventListener('click', () => {
+    // The table it names (a redraw in place may have put another there, morph.js).
+    const table = toggle.ownerDocument.getElementById(toggle.getAttribute('aria-controls')) ?? tableBuilt;
     const open = table.hidden;
     table.hidden = !open;
     toggle.setAttribute('aria-expanded', String(open));
     toggle.textContent = t(open ? 'heatmap.hide_table' : 'heatmap.show_table');
   });
-  return [toggle, h('div', { class: 'table-scroll', tabindex: '0' }, table)];
+  return [toggle, h('div', { class: 'table-scroll', tabindex: '0' }, tableBuilt)];
 }
 
 // values: rows of numbers. opts: { caption, rowLabels, colLabels, rowTitle, colTitle, min, max, showValues, digits, highlightRows,
@@ -144,7 +146,7 @@ export function heatmap(values, opts = {}) {
     h('span', { class: 'hm-legend-bar' }),
     h('span', {}, fmt(max, digits)),
   );
-  const table = h(
+  const tableBuilt = h(
     'table',
     { class: 'data-table', id: `${id}-table`, hidden: true },
     h('caption', {}, opts.caption ?? ''),
@@ -153,6 +155,8 @@ export function heatmap(values, opts = {}) {
   );
   const toggle = h('button', { type: 'button', class: 'table-toggle', 'aria-expanded': 'false', 'aria-controls': `${id}-table` }, t('heatmap.show_table'));
   toggle.addEventListener('click', () => {
+    // The table it names (a redraw in place may have put another there, morph.js).
+    const table = toggle.ownerDocument.getElementById(toggle.getAttribute('aria-controls')) ?? tableBuilt;
     const open = table.hidden;
     table.hidden = !open;
     toggle.setAttribute('aria-expanded', String(open));
@@ -166,7 +170,7 @@ export function heatmap(values, opts = {}) {
     h('div', { class: 'hm-scroll', tabindex: '0' }, grid),
     legend,
     toggle,
-    h('div', { class: 'table-scroll', tabindex: '0' }, table),
+    h('div', { class: 'table-scroll', tabindex: '0' }, tableBuilt),
   );
 }
 

@@ -91,7 +91,7 @@ export function lineplot(series, opts = {}) {
   // The table samples the x axis so it stays readable.
   const every = opts.sampleEvery ?? Math.max(1, Math.ceil((series[0]?.xs.length ?? 1) / 24));
   const sampleIdx = (series[0]?.xs ?? []).map((_, j) => j).filter((j) => j % every === 0);
-  const table = h(
+  const tableBuilt = h(
     'table',
     { class: 'data-table', id: `${id}-table`, hidden: true },
     h('caption', {}, opts.caption ?? ''),
@@ -100,10 +100,12 @@ export function lineplot(series, opts = {}) {
   );
   const toggle = h('button', { type: 'button', class: 'table-toggle', 'aria-expanded': 'false', 'aria-controls': `${id}-table` }, t('heatmap.show_table'));
   toggle.addEventListener('click', () => {
+    // The table it names (a redraw in place may have put another there, morph.js).
+    const table = toggle.ownerDocument.getElementById(toggle.getAttribute('aria-controls')) ?? tableBuilt;
     const open = table.hidden;
     table.hidden = !open;
     toggle.setAttribute('aria-expanded', String(open));
     toggle.textContent = t(open ? 'heatmap.hide_table' : 'heatmap.show_table');
   });
-  return h('figure', { class: 'lineplot-figure' }, opts.caption ? h('figcaption', {}, opts.caption) : null, svg, legend, toggle, h('div', { class: 'table-scroll', tabindex: '0' }, table));
+  return h('figure', { class: 'lineplot-figure' }, opts.caption ? h('figcaption', {}, opts.caption) : null, svg, legend, toggle, h('div', { class: 'table-scroll', tabindex: '0' }, tableBuilt));
 }

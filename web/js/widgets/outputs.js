@@ -6,6 +6,7 @@ import { t } from '../i18n.js';
 import { tex } from '../rich.js';
 import { forwardArgs, vectorTable, outputRows, hue, joinTokens } from './common.js';
 import { snapshot, play } from './motion.js';
+import { morphChildren } from './morph.js';
 
 export function mount(el, block, ctx) {
   const w = { state: {}, result: null, error: null };
@@ -13,19 +14,41 @@ export function mount(el, block, ctx) {
   el.append(body);
   // Fast reordering starts updates that overlap: only the latest may draw.
   let seq = 0;
-  w.update = async () => {
+  let drawnOrder = null;
+  // The readout's formula, typeset once (KaTeX) rather than on every update.
+  let formula = null;
+  const formulaHtml = () => {
+    if (formula) return formula;
+    const html = tex('\\max\\lvert \\mathrm{Attention}(PX) - P\\cdot\\mathrm{Attention}(X) \\rvert =');
+    if (!html.includes('tex-pending')) formula = html;
+    return html;
+  };
+  // Asks the core; resolves with the redraw (runner.js draws every widget in one go).
+  w.prepare = async () => {
     const mine = ++seq;
     const lab = ctx.lab();
     const chips = ctx.widgets.get(block.tokens);
     if (!chips || chips.error || !chips.state.tokens.length) {
-      body.replaceChildren(h('p', { class: 'muted' }, t('outputs.need_tokens')));
-      w.result = null;
-      return;
+      return () => {
+        body.replaceChildren(h('p', { class: 'muted' }, t('outputs.need_tokens')));
+        w.result = null;
+      };
     }
-    const { tokens, order } = chips.state;
+    const { tokens } = chips.state;
+    const order = chips.state.order.slice();
+    let check;
     try {
       // The weights are not shown here: skip the S×S matrices.
-      const check = await ctx.core.call('permutationCheck', forwardArgs(lab, { permutation: order, returnAttention: false }));
+      check = await ctx.core.call('permutationCheck', forwardArgs(lab, { permutation: order, returnAttention: false }));
+    } catch (e) {
+      return () => {
+        if (mine !== seq) return;
+        w.result = null;
+        w.error = e;
+        body.replaceChildren(errorBox(e));
+      };
+    }
+    return () => {
       if (mine !== seq) return;
       const identity = tokens.map((_, i) => i);
       const spaced = lab.sentence.trim().includes(' ');
@@ -41,8 +64,11 @@ export function mount(el, block, ctx) {
       w.result = { maxAbsDiff: check.maxAbsDiff, original: check.original, permuted: check.permuted, meanA, meanB };
       w.error = null;
       const tiny = check.maxAbsDiff < 1e-4;
-      // Each token's output row travels with its token (motion.js).
-      const before = snapshot(body);
+      // Each token's output row travels with its token (motion.js); when the
+      // order is the one drawn, nothing moves (and the page is not measured).
+      const moved = drawnOrder?.join() !== order.join();
+      drawnOrder = order;
+      const before = moved ? snapshot(body) : null;
       const panel = (title, sentence, matrix, ord, mean, key) =>
         h(
           'section',
@@ -51,7 +77,8 @@ export function mount(el, block, ctx) {
           h('p', { class: 'sentence' }, sentence),
           vectorTable(outputRows(matrix, tokens, ord, hue), { caption: t('outputs.caption', { sentence }), footer: mean ? [{ label: t('outputs.mean'), values: mean }] : null, flip: `out-${key}` }),
         );
-      body.replaceChildren(
+      // In place: the tables' cells keep their elements, only the numbers change.
+      morphChildren(body, [
         h(
           'div',
           { class: 'side-by-side' },
@@ -61,19 +88,16 @@ export function mount(el, block, ctx) {
         h(
           'p',
           { class: `readout ${tiny ? 'same' : 'differ'}`, 'data-readout': 'maxAbsDiff', 'aria-live': 'polite' },
-          h('span', { html: tex('\\max\\lvert \\mathrm{Attention}(PX) - P\\cdot\\mathrm{Attention}(X) \\rvert =') }),
+          h('span', { html: formulaHtml() }),
           ' ',
           h('strong', { 'data-value': String(check.maxAbsDiff) }, fmtSmall(check.maxAbsDiff)),
           h('span', { class: 'verdict' }, t(order.every((v, i) => v === i) ? 'outputs.identity' : tiny ? 'outputs.same' : 'outputs.differ')),
         ),
-      );
-      play(body, before);
+      ]);
+      if (before) play(body, before);
       ctx.highlight?.refresh();
-    } catch (e) {
-      w.result = null;
-      w.error = e;
-      body.replaceChildren(errorBox(e));
-    }
+    };
   };
+  w.update = async () => (await w.prepare())?.();
   return w;
 }

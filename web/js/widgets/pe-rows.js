@@ -10,6 +10,7 @@ import { t } from '../i18n.js';
 import { vectorTable, tableToggle } from './common.js';
 import { rowsDiffer } from '../check.js';
 import { diverging } from './clocks.js';
+import { morphChildren } from './morph.js';
 
 const DOMAIN = 2; // the colour scale's ends: −2 … +2 (clamped beyond)
 
@@ -42,11 +43,27 @@ export function mount(el, block, ctx) {
   const ruler = h('div', { class: 'ruler', 'aria-hidden': 'true' }, h('span', { class: 'ruler-line' }), dotA, dotB);
   const rulerText = h('p', { class: 'ruler-text', 'aria-live': 'polite' });
   el.append(body, h('div', { class: 'ruler-box' }, h('p', { class: 'ruler-title' }, t('perows.ruler_title')), ruler, rulerText), toggle, tables);
-  w.update = async () => {
+  // What is drawn: the settings it was drawn for (the sentence is the block's own).
+  let shown = null;
+  // Asks the core; resolves with the redraw (runner.js draws every widget in one go).
+  w.prepare = async () => {
     const lab = ctx.lab();
     const [a, b] = block.rows;
+    const key = JSON.stringify([lab.pe, lab.d, lab.seed]);
+    if (key === shown && !w.error) return null;
+    let r;
     try {
-      const r = await ctx.core.call('forward', { text: block.sentence, pe: lab.pe, dModel: lab.d, seed: lab.seed });
+      r = await ctx.core.call('forward', { text: block.sentence, pe: lab.pe, dModel: lab.d, seed: lab.seed });
+    } catch (e) {
+      return () => {
+        shown = null;
+        w.error = e;
+        body.replaceChildren(errorBox(e));
+      };
+    }
+    return () => {
+      const now = ctx.lab();
+      if (JSON.stringify([now.pe, now.d, now.seed]) !== key) return; // a later update draws
       const same = (m) => !rowsDiffer(row(m, a), row(m, b), 0);
       const inputSame = same(r.input);
       const hiddenSame = same(r.hidden);
@@ -65,19 +82,19 @@ export function mount(el, block, ctx) {
           h('span', { class: 'sum-op', 'aria-hidden': 'true' }, '='),
           strip(row(r.hidden, i), t('perows.sum_part')),
         );
-      body.replaceChildren(
+      // In place: the blocks' cells keep their elements, only colours and numbers change.
+      morphChildren(body, [
         h('p', { class: 'sentence' }, block.sentence),
         h('div', { class: 'sum-stacks', role: 'img', 'aria-label': t(hiddenSame ? 'perows.aria_same' : 'perows.aria_differ', { a: name(a), b: name(b) }) }, stack(a), stack(b)),
         h('div', { class: 'hm-legend', 'aria-hidden': 'true' }, h('span', {}, `−${DOMAIN}`), h('span', { class: 'clock-legend-bar' }), h('span', {}, `+${DOMAIN}`)),
         h('p', { class: `readout ${inputSame ? 'same' : 'differ'}` }, t(inputSame ? 'perows.token_same' : 'perows.token_differ')),
         h('p', { class: `readout ${hiddenSame ? 'same' : 'differ'}` }, t(hiddenSame ? 'perows.same' : 'perows.differ')),
-      );
+      ]);
       // The farthest two sinusoidal rows can be: every pair opposite, √(2D).
       const scale = Math.sqrt(2 * lab.d);
       dotB.style.left = `${8 + 84 * Math.min(1, after / scale)}%`;
       dotA.style.left = '8%';
-      rulerText.textContent = t('perows.ruler_text', { before: fmt(before), after: fmt(after), scheme: t(`scheme.${lab.pe}`) }) + (lab.pe === 'learned' ? ` ${t('perows.learned_note')}` : '');
-      tables.replaceChildren(
+      morphChildren(tables, [
         vectorTable(
           [
             { label: t('perows.before', { pos: name(a) }), values: row(r.input, a) },
@@ -92,12 +109,13 @@ export function mount(el, block, ctx) {
           ],
           { caption: t('perows.after_caption', { scheme: t(`scheme.${lab.pe}`) }), labelTitle: '' },
         ),
-      );
+      ]);
+      const text = t('perows.ruler_text', { before: fmt(before), after: fmt(after), scheme: t(`scheme.${lab.pe}`) }) + (lab.pe === 'learned' ? ` ${t('perows.learned_note')}` : '');
+      if (rulerText.textContent !== text) rulerText.textContent = text;
+      shown = key;
       w.error = null;
-    } catch (e) {
-      w.error = e;
-      body.replaceChildren(errorBox(e));
-    }
+    };
   };
+  w.update = async () => (await w.prepare())?.();
   return w;
 }

@@ -10,14 +10,33 @@ export function mount(el, block, ctx) {
   const w = { state: {}, result: null, error: null };
   const body = h('div');
   el.append(body);
-  w.update = async () => {
+  // The drawings already made, by what they show (scheme, D, seed): switching
+  // the position information back and forth puts the same elements back
+  // rather than building them again. A few only.
+  const drawn = new Map();
+  let shown = null;
+  const put = (key, result, nodes) => {
+    if (drawn.size >= 6) drawn.delete(drawn.keys().next().value);
+    drawn.set(key, { result, nodes });
+    shown = key;
+    w.result = result;
+    w.error = null;
+    body.replaceChildren(...nodes);
+  };
+  const keyOf = (lab) => JSON.stringify([lab.pe, block.length ?? 32, lab.d, lab.seed]);
+  // Asks the core; resolves with the redraw (runner.js draws every widget in one go).
+  w.prepare = async () => {
     const lab = ctx.lab();
     const length = block.length ?? 32;
-    if (lab.pe !== 'sinusoidal' && lab.pe !== 'learned') {
-      w.result = { scheme: lab.pe };
-      body.replaceChildren(h('p', { class: 'notice' }, t('pe.no_table', { scheme: t(`scheme.${lab.pe}`) })));
-      return;
+    const key = keyOf(lab);
+    if (key === shown && !w.error) return null;
+    // Only the latest settings draw.
+    const draw = (result, nodes) => () => keyOf(ctx.lab()) === key && put(key, result, nodes);
+    if (drawn.has(key)) {
+      const { result, nodes } = drawn.get(key);
+      return draw(result, nodes);
     }
+    if (lab.pe !== 'sinusoidal' && lab.pe !== 'learned') return draw({ scheme: lab.pe }, [h('p', { class: 'notice' }, t('pe.no_table', { scheme: t(`scheme.${lab.pe}`) }))]);
     try {
       const { encoding, wavelengths } = await ctx.core.call('encoding', { scheme: lab.pe, length, dModel: lab.d, seed: lab.seed });
       const [S, D] = encoding.shape;
@@ -25,9 +44,7 @@ export function mount(el, block, ctx) {
       const byDim = Array.from({ length: D }, (_, d) => Array.from({ length: S }, (_, p) => encoding.data[p * D + d]));
       const dims = (block.plot_dims ?? [0, 2]).filter((d) => d < D);
       const xs = Array.from({ length: S }, (_, p) => p);
-      w.result = { scheme: lab.pe, shape: encoding.shape };
-      w.error = null;
-      body.replaceChildren(
+      return draw({ scheme: lab.pe, shape: encoding.shape }, [
         h('p', { class: 'shape' }, t('pe.shape', { scheme: t(`scheme.${lab.pe}`), S, D })),
         heatmap(byDim, { caption: t('pe.heatmap_caption', { scheme: t(`scheme.${lab.pe}`) }), rowLabels: byDim.map((_, d) => String(d)), colLabels: xs.map((p) => (p % 8 === 0 ? String(p) : '')), rowTitle: t('pe.dim'), colTitle: t('pe.pos'), showValues: false }),
         lineplot(
@@ -48,12 +65,16 @@ export function mount(el, block, ctx) {
               ),
             )
           : null,
-      );
+      ].filter(Boolean));
     } catch (e) {
-      w.result = null;
-      w.error = e;
-      body.replaceChildren(errorBox(e));
+      return () => {
+        shown = null;
+        w.result = null;
+        w.error = e;
+        body.replaceChildren(errorBox(e));
+      };
     }
   };
+  w.update = async () => (await w.prepare())?.();
   return w;
 }

@@ -191,8 +191,15 @@ export function mount(el, block, ctx) {
     tryswap(a, b);
   });
 
+  // The swaps run with the mask on and no position information whatever the
+  // lab's controls say: only the sentence, D and the seed redraw them (and
+  // clear the swaps tried), not the causal-mask checkbox.
+  let drawnFor = null;
   w.update = async () => {
     const lab = ctx.lab();
+    const key = JSON.stringify([lab.sentence, lab.d, lab.seed]);
+    if (key === drawnFor) return;
+    drawnFor = key;
     results.replaceChildren();
     w.result.tried = {};
     errorSlot.replaceChildren();
@@ -226,6 +233,7 @@ export function mount(el, block, ctx) {
       } else stageBox.hidden = true;
       if (block.token > tokens.length) errorSlot.append(errorBox({ code: 'page_too_few_tokens', params: { need: block.token, have: tokens.length }, message: t('swaps.too_few', { need: block.token, have: tokens.length }) }));
     } catch (e) {
+      drawnFor = null;
       errorSlot.append(errorBox(e));
     }
   };

@@ -189,11 +189,16 @@ export function mount(el, block, ctx) {
   });
 
   w.update = async () => {
-    errorSlot.replaceChildren();
     const lab = ctx.lab();
+    // The same sentence in the same order (another control changed): the chips stay as they are.
+    const fromUrl = ctx.getUrl('order');
+    const wanted = Array.isArray(fromUrl) ? fromUrl : w.state.order.map((_, i) => i);
+    if (!w.error && w.state.sentence === lab.sentence && wanted.length === w.state.order.length && wanted.every((v, i) => v === w.state.order[i])) return;
+    errorSlot.replaceChildren();
     try {
       const tokens = await ctx.core.call('tokenize', lab.sentence);
       w.state.tokens = tokens;
+      w.state.sentence = lab.sentence;
       const fromUrl = ctx.getUrl('order');
       const valid = Array.isArray(fromUrl) && fromUrl.length === tokens.length && [...fromUrl].sort((a, b) => a - b).every((v, i) => v === i);
       if (!valid || w.state.order.length !== tokens.length) w.state.order = valid ? fromUrl.slice() : tokens.map((_, i) => i);
@@ -208,6 +213,7 @@ export function mount(el, block, ctx) {
       render();
     } catch (e) {
       w.error = e;
+      w.state.sentence = undefined;
       w.state.tokens = [];
       w.state.order = [];
       list.replaceChildren();
