@@ -278,6 +278,9 @@ export async function renderExercise(root, exercise, app) {
     }
   }
 
+  // Questions beside the visual: the note on where answers are kept goes above them.
+  if (practiceNote && stage?.after.firstChild) stage.after.prepend(practiceNote);
+
   const prev = app.exercises[index - 1];
   const next = app.exercises[index + 1];
   main.append(
