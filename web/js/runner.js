@@ -95,6 +95,18 @@ export function controls(exercise, app, lab, onChange) {
   return h('section', { class: 'controls', 'aria-label': t('ctl.aria') }, h('h2', { class: 'sr-only' }, t('ctl.aria')), ...items, msg);
 }
 
+// The exercise's main visual: its first widget that is a picture rather than
+// the token chips or the output tables (those are controls and read-outs
+// beside it). -1 when there is none (a quiz, the code exercise), or when a
+// question comes first: a prediction asked before the picture keeps the
+// file's order, so that the picture does not give it away.
+const NOT_MAIN = new Set(['tokens', 'outputs']);
+export function mainVisualIndex(blocks) {
+  const at = blocks.findIndex((b) => WIDGETS[b.type] && !NOT_MAIN.has(b.type));
+  if (at < 0 || blocks.slice(0, at).some((b) => questions[b.type])) return -1;
+  return at;
+}
+
 // What went wrong with saved progress, said in place on the exercise page:
 // damaged progress dropped, the grading store's warnings (damaged records set
 // aside, storage full or off), kept attempts the core cannot grade here.
@@ -221,11 +233,12 @@ export async function renderExercise(root, exercise, app) {
   // One highlighted token for the whole page (linked highlighting across widgets).
   ctx.highlight = createHighlight(main);
   main.append(
-    h('p', { class: 'crumb' }, t('ex.number', { n: index + 1, total: app.exercises.length })),
-    h('h1', { tabindex: '-1', id: 'page-title' }, pick(exercise.title)),
+    h('div', { class: 'ex-head' }, h('p', { class: 'crumb' }, t('ex.number', { n: index + 1, total: app.exercises.length })), h('h1', { tabindex: '-1', id: 'page-title' }, pick(exercise.title))),
     h('p', { class: 'summary' }, pick(exercise.summary)),
   );
-  if (practice) main.append(h('p', { class: 'notice practice-note', role: 'note' }, t('practice.note')));
+  // Where answers are kept: before the questions (after the stage, when there is one).
+  const practiceNote = practice ? h('p', { class: 'notice practice-note', role: 'note' }, t('practice.note')) : null;
+  if (practiceNote && mainVisualIndex(exercise.blocks) < 0) main.append(practiceNote);
   const updateAll = async () => {
     const current = (lab = { ...labOf(exercise, app.state), ...widgetLab });
     // The tokens the page splits the sentence into (the browser's ICU, through the
@@ -246,14 +259,35 @@ export async function renderExercise(root, exercise, app) {
   const notes = storageNotes(app, graded);
   if (notes) main.append(notes);
   const ctl = controls(exercise, app, lab, updateAll);
-  if (ctl) main.append(ctl);
+  // The stage (issue 12): the exercise's main visual large on the first
+  // screen, the controls and the text before it beside it at wide widths
+  // (above it on a phone); the rest of the exercise below.
+  const mainAt = mainVisualIndex(exercise.blocks);
+  const stage = mainAt >= 0 ? { side: h('div', { class: 'lab-stage-side' }), visual: h('div', { class: 'lab-stage-visual' }), after: h('div', { class: 'lab-stage-after' }) } : null;
+  // Up to three blocks right after the visual (its questions, a line of text)
+  // sit under the side column, beside the visual they are about.
+  let afterEnd = mainAt + 1;
+  while (stage && afterEnd < exercise.blocks.length && afterEnd <= mainAt + 3 && !WIDGETS[exercise.blocks[afterEnd].type]) afterEnd++;
+  if (stage) {
+    main.append(h('div', { class: 'lab-stage' }, stage.side, stage.visual, stage.after));
+    if (practiceNote) main.append(practiceNote);
+  }
+  if (ctl) (stage ? stage.side : main).append(ctl);
+  // The token chips the main visual is drawn from sit right above it.
+  const chipsAt = mainAt >= 0 && exercise.blocks[mainAt].tokens ? exercise.blocks.findIndex((b) => b.id === exercise.blocks[mainAt].tokens) : -1;
+  const where = (i) => {
+    if (!stage || i >= afterEnd) return main;
+    if (i === mainAt || i === chipsAt) return stage.visual;
+    return i > mainAt ? stage.after : stage.side;
+  };
 
-  for (const block of exercise.blocks) {
-    if (block.type === 'text') main.append(h('div', { class: 'text', html: richBlock(pick(block.body)) }));
-    else if (block.type === 'note') main.append(h('aside', { class: 'note', html: richBlock(pick(block.body)) }));
-    else if (block.type === 'math') main.append(h('div', { class: 'math-block', html: tex(block.tex, true) }));
+  for (const [i, block] of exercise.blocks.entries()) {
+    const place = where(i);
+    if (block.type === 'text') place.append(h('div', { class: 'text', html: richBlock(pick(block.body)) }));
+    else if (block.type === 'note') place.append(h('aside', { class: 'note', html: richBlock(pick(block.body)) }));
+    else if (block.type === 'math') place.append(h('div', { class: 'math-block', html: tex(block.tex, true) }));
     else if (block.type === 'table') {
-      main.append(
+      place.append(
         h(
           'div',
           { class: 'table-scroll', tabindex: '0' },
@@ -261,16 +295,19 @@ export async function renderExercise(root, exercise, app) {
         ),
       );
     } else if (WIDGETS[block.type]) {
-      const el = h('section', { class: `widget w-${block.type}`, 'data-widget': block.id, 'aria-label': t(`widget.${block.type}`) });
+      const el = h('section', { class: `widget w-${block.type}`, 'data-widget': block.id, 'aria-label': t(`widget.${block.type}`), 'data-main-visual': i === mainAt ? '' : undefined });
       el.append(h('h2', { class: 'widget-title' }, t(`widget.${block.type}`)));
-      main.append(el);
+      place.append(el);
       widgets.set(block.id, WIDGETS[block.type](el, block, ctx));
     } else if (questions[block.type]) {
       const q = questions[block.type](block, ctx);
       if (q.refresh) tasks.push(q);
-      main.append(q.el);
+      place.append(q.el);
     }
   }
+
+  // Questions beside the visual: the note on where answers are kept goes above them.
+  if (practiceNote && stage?.after.firstChild) stage.after.prepend(practiceNote);
 
   const prev = app.exercises[index - 1];
   const next = app.exercises[index + 1];

@@ -23,7 +23,8 @@ export function lineplot(series, opts = {}) {
   const id = `lp${++counter}`;
   // Drawn narrower on a phone, so that the same font sizes come out large
   // enough there (ticks ≥ 11 px, labels ≥ 12 px at 390 px wide).
-  const phone = typeof matchMedia === 'function' && matchMedia('(max-width: 560px)').matches;
+  // opts.narrow: a plot that stays narrow at any page width (a half-width panel).
+  const phone = !!opts.narrow || (typeof matchMedia === 'function' && matchMedia('(max-width: 560px)').matches);
   const W = phone ? 340 : 800;
   const H = phone ? 240 : 300;
   const pad = { l: phone ? 46 : 52, r: 12, t: 10, b: 38 };

@@ -56,9 +56,9 @@ export function tableViews(summary, { title, kind, note }) {
     h('h4', { class: 'sub-title' }, title),
     note ? h('p', { class: 'muted table-source' }, note) : null,
     h('p', { class: 'table-shape' }, t('table.shape', { rows, cols, last: rows - 1 })),
-    lineplot([{ label: t('table.norm'), xs: seq(rows), ys: summary.norms }], { caption: t('table.norms'), xLabel: t('table.pos'), yMin: 0, xMin: 0, xMax: Math.max(rows, Math.round(rows * 1.1)), wall: rows, wallLabel: t('wall.no_rows', { rows }) }),
+    lineplot([{ label: t('table.norm'), xs: seq(rows), ys: summary.norms }], { caption: t('table.norms'), xLabel: t('table.pos'), yMin: 0, xMin: 0, xMax: Math.max(rows, Math.round(rows * 1.1)), wall: rows, wallLabel: t('wall.no_rows', { rows }), narrow: true }),
     heatmap(matrixRows(summary.similarity), { caption: n === rows ? t('table.heatmap_all', { n: rows }) : t('table.heatmap_some', { k: n, n: rows }), min: -1, max: 1, rowLabels: labels, colLabels: labels, rowTitle: t('table.pos'), colTitle: t('table.pos'), digits: 2 }),
-    nb.length ? lineplot([{ label: t('table.similarity'), xs: seq(nb.length, 1), ys: nb }], { caption: t('table.neighbour'), xLabel: t('table.distance') }) : null,
+    nb.length ? lineplot([{ label: t('table.similarity'), xs: seq(nb.length, 1), ys: nb }], { caption: t('table.neighbour'), xLabel: t('table.distance'), narrow: true }) : null,
     pcaScatter(summary, t('table.pca', { explained: pct(two) })),
     h('p', { class: 'table-explained' }, t('table.explained', { list: explained.map((e, i) => `PC${i + 1} ${pct(e)}`).join(', ') })),
   );

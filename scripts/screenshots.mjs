@@ -1,0 +1,59 @@
+// node scripts/screenshots.mjs OUTDIR [ids…] — screenshots of the start page
+// and every exercise (or the ids given; "start" for the start page) from
+// dist/, in ja and en, at 1280×800 (the first screen and the full page) and
+// 390×844 (the full page), for a person to look at. LANGS=en and
+// SIZES=1280x800 narrow it; SLICES=1 also cuts each full page into slices
+// that an image viewer shows at full size. Prints, per page, the main
+// visual's box (top, width, height) and any box that scrolls sideways.
+import { chromium } from 'playwright-core';
+import { readdirSync, readFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from './serve.mjs';
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const yaml = createRequire(import.meta.url)('js-yaml');
+const [, , out, ...only] = process.argv;
+mkdirSync(out, { recursive: true });
+if (!out) throw new Error('usage: node scripts/screenshots.mjs OUTDIR [ids…]');
+const ids = readdirSync(join(root, 'exercises')).filter((f) => /^\d.*\.yaml$/.test(f)).map((f) => yaml.load(readFileSync(join(root, 'exercises', f), 'utf8')).id);
+const { server, url } = await serve({ root: join(root, 'dist'), port: 0 });
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+const langs = (process.env.LANGS ?? 'ja,en').split(',');
+const sizes = (process.env.SIZES ?? '1280x800,390x844').split(',').map((s) => s.split('x').map(Number));
+for (const [w, hgt] of sizes) {
+  const ctx = await b.newContext({ viewport: { width: w, height: hgt } });
+  const p = await ctx.newPage();
+  p.on('console', (m) => { if (m.type() === 'error') console.log('console error:', m.text()); });
+  for (const lang of langs) {
+    for (const ex of ['start', ...ids]) {
+      if (only.length && !only.includes(ex)) continue;
+      const hash = new URLSearchParams();
+      if (ex !== 'start') hash.set('ex', ex);
+      if (lang !== 'ja') hash.set('lang', lang);
+      await p.goto(url + '#' + hash);
+      await p.reload();
+      await p.waitForSelector(ex === 'start' ? '.start[data-ready="true"]' : `[data-exercise="${ex}"][data-ready="true"]`, { timeout: 60000 });
+      await p.waitForFunction(() => ![...document.querySelectorAll('[data-widget]')].some((w) => w.querySelector('.loading, [aria-busy="true"]')), null, { timeout: 60000 }).catch(() => {});
+      await p.waitForTimeout(700);
+      const name = `${out}/${ex}-${lang}-${w}`;
+      if (w > 800) await p.screenshot({ path: `${name}-first.png` });
+      await p.screenshot({ path: `${name}-full.png`, fullPage: true });
+      if (process.env.SLICES) {
+        const total = await p.evaluate(() => document.documentElement.scrollHeight);
+        const step = w > 800 ? 1100 : 1600;
+        for (let y = 0, k = 0; y < total; y += step, k++) await p.screenshot({ path: `${name}-s${k}.png`, fullPage: true, clip: { x: 0, y, width: w, height: Math.min(step, total - y) } });
+      }
+      const info = await p.evaluate(() => {
+        const mv = document.querySelector('[data-main-visual]');
+        const r = mv?.getBoundingClientRect();
+        const overflow = [...document.querySelectorAll('.hm-scroll, .table-scroll, [class*="scroll"], .math-block')].filter((e) => e.scrollWidth > e.clientWidth + 1 && e.getBoundingClientRect().width > 0).map((e) => `${e.className}:${e.scrollWidth}/${e.clientWidth}`);
+        return { mv: r ? [Math.round(r.top), Math.round(r.width), Math.round(r.height)] : null, page: document.documentElement.scrollHeight, docOverflow: document.documentElement.scrollWidth > innerWidth, overflow };
+      });
+      console.log(ex, lang, w, JSON.stringify(info));
+    }
+  }
+  await ctx.close();
+}
+await b.close();
+server.close();
