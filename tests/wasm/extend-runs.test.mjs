@@ -83,7 +83,7 @@ test('gradeSubmission: right, wrong, forged and run-less attempts, graded as pos
   const at = (answer, lab) => ({ question: question.id, answer, ...(lab ? { lab } : {}) });
   const files = {
     right: submission('ann', [at(keyFromPageRun([1, 2]), { runSeeds: [1, 2] })]),
-    wrong: submission('ben', [at(['method-ntk'], { runSeeds: [1, 2] })]),
+    wrong: submission('ben', [at(['method-pi'], { runSeeds: [1, 2] })]),
     forged: submission('cai', [at(['method-pi'], { runSeeds: [5] })]),
     norun: submission('dan', [at(['method-pi'])]),
   };

@@ -90,7 +90,7 @@ test('options are filled in with the issue\'s defaults', () => {
   try {
     assert.deepEqual(run.options(), {
       scheme: 'alibi', seed: 1, steps: 400, trainMax: 16, testMax: 48, batch: 32, lr: 0.003, warmup: 40,
-      clip: 1, dModel: 32, heads: 4, layers: 2, dMlp: 128, base: 10000, learnedTableRows: 98,
+      clip: 1, dModel: 32, heads: 4, layers: 2, dMlp: 128, base: 10000, task: 'count', learnedTableRows: 98,
     });
   } finally {
     run.delete();
@@ -105,6 +105,33 @@ function rejects(options, code, fragment) {
     return true;
   });
 }
+
+test('task lookback and k reach the core: options() reports them, and both Run kinds take them', () => {
+  const run = new lab.ExtrapolationRun({ scheme: 'rope', task: 'lookback', k: 3 });
+  try {
+    assert.equal(run.options().task, 'lookback');
+    assert.equal(run.options().k, 3);
+  } finally {
+    run.delete();
+  }
+  const ext = new lab.ExtensionRun({ task: 'lookback', k: 4, base: 100, trainMax: 8, testMax: 16 });
+  try {
+    const o = ext.options();
+    assert.deepEqual([o.task, o.k, o.base], ['lookback', 4, 100]);
+    // θᵢ = 100^(−2i/8) for d_head 8: 1, 0.316…, 0.1, 0.0316… (plain RoPE, the first method).
+    const theta = Array.from(o.rope.find((r) => r.method === 'none').theta);
+    [1, 100 ** -0.25, 0.1, 100 ** -0.75].forEach((want, i) => assert.ok(Math.abs(theta[i] - want) < 1e-6, `θ${i} = ${theta[i]}`));
+  } finally {
+    ext.delete();
+  }
+  const plain = new lab.ExtensionRun({});
+  try {
+    assert.equal(plain.options().task, 'count');
+    assert.equal(plain.options().k, undefined, 'no k without lookback');
+  } finally {
+    plain.delete();
+  }
+});
 
 test('bad options arrive as an Error naming the option and what is allowed', () => {
   rejects({ stepz: 3 }, 'unknown_option', "unknown option 'stepz'");
@@ -122,6 +149,11 @@ test('bad options arrive as an Error naming the option and what is allowed', () 
   rejects({ seed: 2 ** 32 }, 'out_of_range_option', 'seed must be an integer from 0 to 4294967295, got 4294967296');
   rejects({ dModel: 2 ** 32 + 32 }, 'out_of_range_option', 'dModel must be an integer from 2 to 64, got 4294967328');
   rejects(null, 'bad_options', 'takes an options object');
+  // The task: count (default) or lookback; k only with lookback, 1 … trainMax.
+  rejects({ task: 'copy' }, 'unknown_task', "task must be count or lookback, got 'copy'");
+  rejects({ k: 2 }, 'k_without_lookback', "k applies only to task 'lookback'");
+  rejects({ task: 'lookback', k: 0 }, 'out_of_range_option', 'k must be an integer from 1 to 16, got 0');
+  rejects({ task: 'lookback', k: 17 }, 'out_of_range_option', 'k must be an integer from 1 to 16, got 17');
   const run = new lab.ExtrapolationRun({ steps: 2 });
   try {
     assert.throws(() => run.step(-1), (e) => e instanceof Error && e.message.includes('count must be a whole number'));
