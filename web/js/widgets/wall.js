@@ -70,11 +70,12 @@ export function mount(el, block, ctx) {
   );
   el.append(
     h('p', { class: 'shape', id: `${block.id}-shape`, html: richInline(t('wall.shape', { rows, D })) }),
-    tableSection,
+    // The wall first (the slider and what each scheme returns there), the table's own views after it.
     h('div', { class: 'slider-row' }, h('label', { for: `${block.id}-slider` }, t('wall.position')), slider, number),
     readout,
     gpt2,
     plots,
+    tableSection,
   );
 
   const pastTable = (r) => r.pe === 'learned' && r.error && r.error.code === 'position_past_table';
