@@ -4,8 +4,9 @@
 // that is a picture rather than the token chips or the output tables) starts
 // above the fold, and the part of it inside the first viewport is larger than
 // any other block's part there (the header, the title, the controls, each
-// text, question and widget). Two kinds of exercise have no main visual: a
-// quiz or code exercise without any widget, and an exercise that asks a
+// text, question and widget). Three kinds of exercise have no main visual: a
+// quiz or code exercise without any widget, the hand calculation (a worksheet
+// whose only widget is its input vectors), and an exercise that asks a
 // prediction before its picture (the picture stays below the question, so
 // that it does not give the answer away). Then ALiBi's per-head bias maps fit
 // their columns at 1280 px: no heatmap scrolls sideways, labels ≥ 11 px,
@@ -25,6 +26,8 @@ const files = readdirSync(join(root, 'exercises'))
 
 // Worked out from the exercise files by hand, not by the page's rule.
 const NO_WIDGET = ['check', 'write-the-code'];
+// A worksheet: its only widget is the input vectors card (type vectors); its questions are the exercise.
+const WORKSHEET = ['hand-calc'];
 const PREDICTION_FIRST = ['train-short-test-long', 'rope-extend'];
 const W = 1280;
 const H = 800;
@@ -68,6 +71,11 @@ for (const lang of ['ja', 'en']) {
       if (NO_WIDGET.includes(ex.id)) {
         assert.ok(ex.blocks.every((b) => ['text', 'note', 'math', 'table', 'choice', 'numeric', 'task', 'code', 'explain', 'prediction'].includes(b.type)), `${ex.id} has a widget`);
         assert.equal(s.count, 0, `${ex.id}: no widget, no main visual`);
+        continue;
+      }
+      if (WORKSHEET.includes(ex.id)) {
+        assert.deepEqual(ex.blocks.filter((b) => !['text', 'note', 'math', 'table', 'choice', 'numeric', 'task', 'code', 'explain', 'prediction'].includes(b.type)).map((b) => b.type), ['vectors'], `${ex.id}: only the vectors card`);
+        assert.equal(s.count, 0, `${ex.id}: a worksheet keeps one column`);
         continue;
       }
       if (PREDICTION_FIRST.includes(ex.id)) {

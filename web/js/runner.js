@@ -100,7 +100,9 @@ export function controls(exercise, app, lab, onChange) {
 // beside it). -1 when there is none (a quiz, the code exercise), or when a
 // question comes first: a prediction asked before the picture keeps the
 // file's order, so that the picture does not give it away.
-const NOT_MAIN = new Set(['tokens', 'outputs']);
+// Not a picture: the token chips, the output tables, and a worksheet's input vectors (hand-calc:
+// its questions are the exercise, so it keeps one column).
+const NOT_MAIN = new Set(['tokens', 'outputs', 'vectors']);
 export function mainVisualIndex(blocks) {
   const at = blocks.findIndex((b) => WIDGETS[b.type] && !NOT_MAIN.has(b.type));
   if (at < 0 || blocks.slice(0, at).some((b) => questions[b.type])) return -1;
