@@ -232,6 +232,8 @@ test('bad input is explained in place; the URL keeps only valid settings; a core
 
   // A link with an unknown scheme says so and keeps the known ones.
   await gotoReady(page, urlFor(lab, 'http', { ex: 'train-short-test-long', lang: 'en', extra: '&schemes=rope,fourier&seeds=3&steps=abc' }));
+  // The same exercise with another hash: the old page still says data-ready, so wait for the new message.
+  await msg.filter({ hasText: 'fourier' }).waitFor({ timeout: 30000 });
   assert.match(await msg.textContent(), /unknown scheme "fourier"; the schemes are learned, sinusoidal, rope, alibi, none/);
   assert.match(await msg.textContent(), /Training steps "abc" is not a whole number/);
   assert.deepEqual(await page.locator(`${W} .extrap-schemes input`).evaluateAll((bs) => bs.filter((b) => b.checked).map((b) => b.value)), ['rope']);
