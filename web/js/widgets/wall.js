@@ -235,7 +235,7 @@ export function mount(el, block, ctx) {
         'section',
         { class: `panel wall-${scheme}`, 'data-scheme': scheme },
         h('h3', { class: 'sub-title' }, scheme === 'learned' && ft ? `${t('wall.learned')}: ${ft.name}` : t(`wall.${scheme}`)),
-        r.ok ? vectorTable([{ label: t('wall.at', { pos }), values }], { labelTitle: '', dims: scheme === 'learned' ? learnedDims.map((d) => `i=${d}`) : dimsLabels }) : errorBox(r.error, { lesson: scheme === 'learned' }),
+        r.ok ? vectorTable([{ label: String(pos), values }], { labelTitle: 'pos', dims: scheme === 'learned' ? learnedDims.map((d) => `i=${d}`) : dimsLabels }) : errorBox(r.error, { lesson: scheme === 'learned' }),
         scheme === 'learned' && !r.ok ? h('p', { class: 'lesson-text' }, t('wall.lesson', { pos, last: (ft ? ft.rows : rows) - 1 })) : null,
       );
     readout.replaceChildren(
