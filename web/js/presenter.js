@@ -10,7 +10,7 @@
 import { h, errorBox } from './dom.js';
 import { t, pick } from './i18n.js';
 import { tex, richInline } from './rich.js';
-import { WIDGETS, labOf, exerciseData, controls } from './runner.js';
+import { WIDGETS, labOf, exerciseData, controls, updateWidgets } from './runner.js';
 
 // The URL keys of the lab's settings: cleared on every step, so that each
 // step starts from its own exercise's defaults.
@@ -239,7 +239,7 @@ export function renderPresenter(root, app) {
         } catch {
           // the widgets show the core's error
         }
-        for (const w of widgets.values()) await w.update();
+        await updateWidgets(widgets, ex.blocks);
         fit();
       };
       if (p.controls?.length) {

@@ -103,6 +103,19 @@ export function controls(exercise, app, lab, onChange) {
 // Not a picture: the token chips, the output tables, and a worksheet's input vectors (hand-calc:
 // its questions are the exercise, so it keeps one column).
 const NOT_MAIN = new Set(['tokens', 'outputs', 'vectors']);
+// Brings every widget up to date: each asks the core for what it needs at
+// once (prepare), then all draw in one pass, in place. The token chips first:
+// the widgets linked to them read their tokens and order.
+async function redraw(list) {
+  const draws = await Promise.all(list.map((w) => (w.prepare ? w.prepare() : w.update().then(() => null))));
+  for (const d of draws) d?.();
+}
+export async function updateWidgets(widgets, blocks) {
+  const isChips = ([id]) => blocks.find((b) => b.id === id)?.type === 'tokens';
+  await redraw([...widgets].filter(isChips).map(([, w]) => w));
+  await redraw([...widgets].filter((e) => !isChips(e)).map(([, w]) => w));
+}
+
 export function mainVisualIndex(blocks) {
   const at = blocks.findIndex((b) => WIDGETS[b.type] && !NOT_MAIN.has(b.type));
   if (at < 0 || blocks.slice(0, at).some((b) => questions[b.type])) return -1;
@@ -225,10 +238,6 @@ export async function renderExercise(root, exercise, app) {
   // when nothing it shows has changed), then every redraw runs in one go, so
   // the page is laid out and painted once rather than once per widget. A
   // widget without prepare() just updates.
-  const redraw = async (list) => {
-    const draws = await Promise.all(list.map((w) => (w.prepare ? w.prepare() : w.update().then(() => null))));
-    for (const d of draws) d?.();
-  };
   const refreshTasks = () => tasks.forEach((q) => q.refresh());
 
   const main = h('article', { class: 'exercise', 'data-exercise': exercise.id });
@@ -251,10 +260,7 @@ export async function renderExercise(root, exercise, app) {
       // The widgets show the core's error for this sentence.
       () => {},
     );
-    // The token chips first: the widgets linked to them read their tokens and order.
-    const isChips = ([id]) => exercise.blocks.find((b) => b.id === id)?.type === 'tokens';
-    await redraw([...widgets].filter(isChips).map(([, w]) => w));
-    await redraw([...widgets].filter((e) => !isChips(e)).map(([, w]) => w));
+    await updateWidgets(widgets, exercise.blocks);
     await tokenized;
     refreshTasks();
   };
