@@ -117,7 +117,7 @@ nlohmann::json options_json(const ExtrapolationOptions& o) {
             {"clip", o.clip},       {"dModel", o.d_model},
             {"heads", o.heads},     {"layers", o.layers},
             {"dMlp", o.d_mlp},      {"base", o.base},
-            {"learnedTableRows", learned_table_rows(o)}};
+            {"learnedTableRows", learned_table_rows(o)}, {"task", to_string(o.task)}};
 }
 
 int extrapolate(int argc, char** argv) {

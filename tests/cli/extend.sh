@@ -31,12 +31,12 @@ check "--finetune-steps 0: the zero-shot curves only, each summarised" $?
 # Look back k: the same run on random symbols, k in the options.
 out=$("$poslab" extend --seeds 1 --methods none,ntk --task lookback --k 3 "${tiny[@]}")
 check "a tiny lookback run exits 0" $?
-echo "$out" | json "j.task==='lookback' && j.options.k===3 && j.runs[0].curves.length===4 && j.trainedLength===8 && j.scale===2"
+echo "$out" | json "j.task==='lookback' && j.options.task==='lookback' && j.options.k===3 && j.runs[0].curves.length===4 && j.trainedLength===8 && j.scale===2"
 check "lookback: task and k in the JSON, 2 methods × 2 curves, same L and s" $?
 # n = 1 has 3 symbols and k = 3: nothing to predict, counted as solved; every value a multiple of 1/16.
 echo "$out" | json "j.runs[0].curves.every(c=>c.exactMatch.length===8 && c.exactMatch[0]===1 && c.exactMatch.every(v=>Number.isInteger(v*16)))"
 check "lookback: exact match per n is a fraction of 16 test sequences" $?
-echo "$("$poslab" extend --seeds 1 --methods none "${tiny[@]}")" | json "j.task==='count-and-stop' && !('k' in j.options)"
+echo "$("$poslab" extend --seeds 1 --methods none "${tiny[@]}")" | json "j.task==='count-and-stop' && j.options.task==='count' && !('k' in j.options)"
 check "count and stop stays the default" $?
 "$poslab" extend --help | grep -q "task lookback"
 check "--help names --task lookback" $?
