@@ -32,6 +32,13 @@ export function useLab(lab: PositionLab): number {
   const extCurves = ext.curves();
   const firstMethod: string = extCurves[0]?.method ?? ext.options().rope[0]!.method;
   ext.delete();
+  // Exercise 9's run: look back 4 at base 100; options() names the task.
+  const look = new lab.ExtensionRun({ task: 'lookback', k: 4, base: 100, finetuneSteps: 50 });
+  const task: 'count' | 'lookback' = look.options().task;
+  const k: number | undefined = look.options().k;
+  look.delete();
+  // @ts-expect-error the task is count or lookback
+  new lab.ExtensionRun({ task: 'copy' });
   const angles = lab.ropeAngleMap({ d: 8, trainedLength: 16, s: 2, method: 'ntk' });
   const leaving: boolean = angles.leaves[0] ?? false;
   try {
