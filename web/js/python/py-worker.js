@@ -58,68 +58,315 @@ function probe() {
 // lists, so that an attempt always fits the attempt store's limits
 // (web/js/grading/attempt-store.js: 10000 nodes, depth 8).
 const MAX_VALUES = 1500;
-const HARNESS = String.raw`
-import json as _poslab_json
-def _poslab_setup():
-    import builtins, io, sys
-    orig = builtins.__import__
-    def guard(name, *rest):
-        if name == 'math':
-            return orig(name, *rest)
-        raise ImportError("only math can be imported here (not " + name + ")")
-    builtins.__import__ = guard
-    def trace(e):
-        buf = io.StringIO()
-        sys.print_exception(e, buf)
-        return buf.getvalue()[-1500:]
-    return trace
-_poslab_trace = _poslab_setup()
-del _poslab_setup
 
-class _PoslabTooBig(Exception):
+// The file name the student's code is compiled under: tracebacks keep only
+// the frames of this file (never the harness's).
+const STUDENT_FILE = 'solution.py';
+
+// What MicroPython lacks that ordinary Python for this exercise uses, and
+// what can be supplied from Python: `math` functions (a `math` object with
+// the real module's names plus these) and the builtin `format`. Methods of
+// the builtin types (float.is_integer, …) cannot be added in MicroPython:
+// such a gap is recognised instead (GAPS) and the run is reported as
+// `unsupported`, naming the method (web/i18n: code.gap.*).
+const POLYFILLS = String.raw`
+class _MathModule:
     pass
-
-def _poslab_conv(v, budget, depth=0):
-    budget[0] -= 1
-    if budget[0] < 0 or depth > 4:
-        raise _PoslabTooBig()
-    t = type(v)
-    if t is bool or v is None:
-        return {'type': 'bool' if t is bool else 'None', 'repr': repr(v)}
-    if t is int:
-        return v if -9007199254740991 <= v <= 9007199254740991 else float(v)
-    if t is float:
-        if v != v or v == float('inf') or v == float('-inf'):
-            return {'type': 'float', 'repr': repr(v)}
-        return v
-    if t is list or t is tuple:
-        return [_poslab_conv(e, budget, depth + 1) for e in v]
-    return {'type': t.__name__}
-
-def _poslab_run(src, fn_name, cases_text):
-    ns = {'__name__': '__main__'}
-    try:
-        exec(src, ns)
-    except SyntaxError as e:
-        return _poslab_json.dumps({'status': 'syntax_error', 'message': _poslab_trace(e)})
-    except MemoryError as e:
-        return _poslab_json.dumps({'status': 'memory', 'message': _poslab_trace(e)})
-    except BaseException as e:
-        return _poslab_json.dumps({'status': 'load_error', 'message': _poslab_trace(e)})
-    f = ns.get(fn_name)
-    if not callable(f):
-        return _poslab_json.dumps({'status': 'no_function', 'message': fn_name})
-    results = []
-    for args in _poslab_json.loads(cases_text):
-        try:
-            v = f(*args)
-            results.append({'ok': True, 'value': _poslab_conv(v, [MAX_VALUES])})
-        except _PoslabTooBig:
-            results.append({'ok': False, 'error': 'ResultTooLarge', 'message': 'more than MAX_VALUES values, or lists nested more than 4 deep'})
-        except BaseException as e:
-            results.append({'ok': False, 'error': type(e).__name__, 'message': str(e)[:300], 'trace': _poslab_trace(e)[-600:]})
-    return _poslab_json.dumps({'status': 'ok', 'results': results})
+math = _MathModule()
+for _k in dir(_m):
+    if not _k.startswith('__'):
+        setattr(math, _k, getattr(_m, _k))
+math.__name__ = 'math'
+def _prod(iterable, start=1):
+    r = start
+    for x in iterable:
+        r = r * x
+    return r
+def _isqrt(n):
+    n = int(n)
+    if n < 0:
+        raise ValueError('isqrt() argument must be nonnegative')
+    if n == 0:
+        return 0
+    x = int(_m.sqrt(n))
+    while x * x > n:
+        x -= 1
+    while (x + 1) * (x + 1) <= n:
+        x += 1
+    return x
+def _gcd(*ns):
+    g = 0
+    for n in ns:
+        a, b = abs(int(n)), g
+        while b:
+            a, b = b, a % b
+        g = a
+    return g
+def _lcm(*ns):
+    l = 1
+    for n in ns:
+        n = abs(int(n))
+        if n == 0:
+            return 0
+        l = l * n // _gcd(l, n)
+    return l
+def _comb(n, k):
+    if k < 0 or k > n:
+        return 0
+    k = min(k, n - k)
+    r = 1
+    for i in range(1, k + 1):
+        r = r * (n - k + i) // i
+    return r
+def _perm(n, k=None):
+    if k is None:
+        k = n
+    if k < 0 or k > n:
+        return 0
+    r = 1
+    for i in range(n - k + 1, n + 1):
+        r = r * i
+    return r
+def _hypot(*xs):
+    return _m.sqrt(sum(float(x) * float(x) for x in xs))
+def _dist(p, q):
+    if len(p) != len(q):
+        raise ValueError('both points must have the same number of dimensions')
+    return _hypot(*[a - b for a, b in zip(p, q)])
+def _fsum(xs):
+    s = 0.0
+    c = 0.0
+    for x in xs:
+        y = float(x) - c
+        t = s + y
+        c = (t - s) - y
+        s = t
+    return s
+def _log1p(x):
+    return _m.log(1.0 + x) if abs(x) > 1e-5 else x - x * x / 2 + x * x * x / 3
+def _cbrt(x):
+    return -((-x) ** (1.0 / 3.0)) if x < 0 else x ** (1.0 / 3.0)
+def _exp2(x):
+    return 2.0 ** x
+for _k, _f in (('prod', _prod), ('isqrt', _isqrt), ('gcd', _gcd), ('lcm', _lcm), ('comb', _comb), ('perm', _perm),
+               ('hypot', _hypot), ('dist', _dist), ('fsum', _fsum), ('log1p', _log1p), ('cbrt', _cbrt), ('exp2', _exp2)):
+    if not hasattr(math, _k):
+        setattr(math, _k, _f)
+def format(value, spec=''):
+    return ('{:' + spec + '}').format(value)
+del _k, _f, _m
 `;
+
+// The import guard, defined in a dictionary of its own: its __globals__ hold
+// the allowed modules only, and no closure cell or default argument holds the
+// real __import__ (which is nowhere left in reach once it is replaced).
+const GUARD = String.raw`
+class ImportError(ImportError):
+    pass
+def __import__(name, globals=None, locals=None, fromlist=(), level=0):
+    m = _allowed.get(name) if not level else None
+    if m is None:
+        raise ImportError("only math can be imported here (not " + str(name) + ")")
+    return m
+`;
+
+// type.method that MicroPython 1.27 lacks and CPython has: an AttributeError
+// naming one of these makes the run `unsupported` (not an attempt).
+const GAPS = [
+  'float.is_integer', 'float.as_integer_ratio', 'float.hex', 'float.conjugate', 'float.real', 'float.imag',
+  'int.bit_length', 'int.bit_count', 'int.as_integer_ratio', 'int.conjugate', 'int.numerator', 'int.denominator', 'int.real', 'int.imag',
+  'str.casefold', 'str.removeprefix', 'str.removesuffix', 'str.zfill', 'str.ljust', 'str.rjust', 'str.title', 'str.capitalize',
+  'str.isnumeric', 'str.isdecimal', 'str.isalnum', 'str.format_map', 'str.translate',
+];
+
+const HARNESS = String.raw`
+def _poslab_make(max_values, poly_src, guard_src, gaps, student_file):
+    import json, io, sys, math, builtins
+    poly = {'_m': math}
+    exec(poly_src, poly)
+    guard = {'_allowed': {'math': poly['math']}}
+    exec(guard_src, guard)
+    Refused = guard['ImportError']
+    builtins.__import__ = guard['__import__']
+    fmt = poly['format']
+    dumps = json.dumps
+    loads = json.loads
+    print_exception = sys.print_exception
+    StringIO = io.StringIO
+    _type, _str, _repr, _float, _int, _bool, _list, _tuple, _len = type, str, repr, float, int, bool, list, tuple, len
+    _isinstance, _callable, _compile, _exec = isinstance, callable, compile, exec
+    BaseExc, AttrErr, SynErr, MemErr = BaseException, AttributeError, SyntaxError, MemoryError
+    gap_set = set(gaps.split(','))
+    marker = 'File "' + student_file + '"'
+
+    class TooBig(Exception):
+        pass
+
+    class Unrepresentable(Exception):
+        pass
+
+    def typename(e):
+        try:
+            n = _type(e).__name__
+            return n if _type(n) is _str else '?'
+        except BaseExc:
+            return '?'
+
+    def text(e, limit):
+        try:
+            s = _str(e)
+            if _type(s) is not _str:
+                s = '?'
+            return s[:limit]
+        except BaseExc as e2:
+            return '(the text of this ' + typename(e) + ' could not be made: ' + typename(e2) + ')'
+
+    # The traceback with the student's frames only (never the harness's).
+    def trace(e, limit):
+        try:
+            buf = StringIO()
+            print_exception(e, buf)
+            lines = buf.getvalue().split('\n')
+        except BaseExc:
+            lines = []
+        keep = []
+        frames = 0
+        for i in range(_len(lines)):
+            ln = lines[i]
+            if ln.startswith('Traceback'):
+                continue
+            if ln.startswith('  File '):
+                if marker in ln:
+                    keep.append(ln)
+                    frames += 1
+                continue
+            if ln:
+                keep.append(ln if _len(ln) <= 300 else ln[:300] + '...')
+        if frames:
+            keep.insert(0, 'Traceback (most recent call last):')
+        if not keep:
+            keep.append(typename(e) + ': ' + text(e, 300))
+        return '\n'.join(keep)[-limit:]
+
+    def gap_of(e):
+        if not _isinstance(e, AttrErr):
+            return None
+        s = text(e, 200)
+        if s.startswith("'") and "' object has no attribute '" in s and s.endswith("'"):
+            t, _, a = s[1:-1].partition("' object has no attribute '")
+            if t + '.' + a in gap_set:
+                return t + '.' + a
+        return None
+
+    def conv(v, budget, depth):
+        budget[0] -= 1
+        if budget[0] < 0 or depth > 4:
+            raise TooBig()
+        t = _type(v)
+        if t is _bool or v is None:
+            return {'type': 'bool' if t is _bool else 'None', 'repr': _repr(v)}
+        if t is _int:
+            if -9007199254740991 <= v <= 9007199254740991:
+                return v
+            if -1.7976931348623157e308 <= v <= 1.7976931348623157e308:
+                return _float(v)
+            raise Unrepresentable('the result holds an int too large for a float (beyond 1.8e308)')
+        if t is _float:
+            if v != v or v == _float('inf') or v == _float('-inf'):
+                return {'type': 'float', 'repr': _repr(v)}
+            return v
+        if t is _list or t is _tuple:
+            return [conv(e, budget, depth + 1) for e in v]
+        return {'type': typename(v) if t is not _str else 'str'}
+
+    def refusal(e):
+        return {'status': 'import_refused', 'module': text(e, 200).split('(not ')[-1].rstrip(')'), 'message': trace(e, 1500)}
+
+    def run(src, fn_name, cases_text):
+        ns = {'__name__': '__main__', 'format': fmt}
+        try:
+            _exec(_compile(src, student_file, 'exec'), ns)
+        except SynErr as e:
+            return {'status': 'syntax_error', 'message': trace(e, 1500)}
+        except MemErr as e:
+            return {'status': 'memory', 'message': trace(e, 1500)}
+        except BaseExc as e:
+            if _isinstance(e, Refused):
+                return refusal(e)
+            g = gap_of(e)
+            if g:
+                return {'status': 'unsupported', 'feature': g, 'message': trace(e, 1500)}
+            return {'status': 'load_error', 'message': trace(e, 1500)}
+        f = ns.get(fn_name)
+        if not _callable(f):
+            return {'status': 'no_function', 'message': fn_name}
+        results = []
+        refused = None
+        gap = None
+        for args in loads(cases_text):
+            try:
+                v = f(*args)
+                results.append({'ok': True, 'value': conv(v, [max_values], 0)})
+            except Unrepresentable as e:
+                results.append({'ok': False, 'error': 'OverflowError', 'message': text(e, 300)})
+            except TooBig:
+                results.append({'ok': False, 'error': 'ResultTooLarge', 'message': 'more than ' + _str(max_values) + ' values, or lists nested more than 4 deep'})
+            except BaseExc as e:
+                if refused is None and _isinstance(e, Refused):
+                    refused = e
+                gap = gap or gap_of(e)
+                results.append({'ok': False, 'error': typename(e), 'message': text(e, 300), 'trace': trace(e, 600)})
+        if refused is not None:
+            return refusal(refused)
+        if gap:
+            return {'status': 'unsupported', 'feature': gap, 'results': results, 'message': ''}
+        return {'status': 'ok', 'results': results}
+
+    def answer(src, fn_name, cases_text):
+        try:
+            return dumps(run(src, fn_name, cases_text))
+        except BaseExc as e:
+            try:
+                return dumps({'status': 'crashed', 'message': 'the harness failed: ' + typename(e) + ': ' + text(e, 300)})
+            except BaseExc:
+                return '{"status": "crashed", "message": "the harness failed"}'
+    return answer
+`;
+
+// MicroPython's foreign-function interface (the `js` and `jsffi` modules,
+// every JsProxy) reads JavaScript objects from one table, globalThis.proxy_js_ref,
+// by index: index 0 is globalThis, which `import js` wraps. Once the harness
+// is ready, that table is replaced, for good, by one that answers every index
+// with INERT: a function-shaped proxy with no properties, no prototype, that
+// returns nothing when called. `js.eval`, `js.globalThis`, `jsffi.to_js(x).constructor`
+// all raise AttributeError from then on, whatever Python did to reach them.
+const INERT = new Proxy(function inert() {}.bind(null), {
+  get: () => undefined,
+  has: () => false,
+  set: () => true,
+  apply: () => undefined,
+  construct: () => INERT,
+  getPrototypeOf: () => null,
+  setPrototypeOf: () => true,
+  ownKeys: () => [],
+  defineProperty: () => true,
+  deleteProperty: () => true,
+  getOwnPropertyDescriptor: () => undefined,
+  isExtensible: () => false,
+  preventExtensions: () => false,
+});
+function cutForeignFunctions() {
+  const real = globalThis.proxy_js_ref;
+  if (!Array.isArray(real)) throw new Error('MicroPython changed: proxy_js_ref is not a table; update py-worker.js before running student code');
+  const table = new Proxy(real, {
+    get(t, k) {
+      if (typeof k === 'string' && /^\d+$/.test(k)) return t[k] === undefined ? undefined : INERT;
+      if (k === Symbol.iterator) return function* items() { for (let i = 0; i < t.length; i++) yield t[i] === undefined ? undefined : INERT; };
+      return t[k];
+    },
+  });
+  Object.defineProperty(globalThis, 'proxy_js_ref', { value: table, writable: false, configurable: false });
+}
 
 let mp = null;
 let output = '';
@@ -129,10 +376,17 @@ function write(line) {
   else output += line + '\n';
 }
 
+let answer = null;
 async function start() {
   const t0 = performance.now();
   mp = await loadMicroPython({ wasmBinary, heapsize: HEAP_BYTES, stdout: write, stderr: write });
-  mp.runPython(HARNESS.replaceAll('MAX_VALUES', String(MAX_VALUES)));
+  mp.runPython(HARNESS);
+  const make = mp.globals.get('_poslab_make');
+  answer = make(MAX_VALUES, POLYFILLS, GUARD, GAPS.join(','), STUDENT_FILE);
+  // Nothing of the harness stays in __main__: the student's code runs in a
+  // namespace of its own and never sees these names, and answer() is held here only.
+  mp.runPython('del _poslab_make');
+  cutForeignFunctions();
   return performance.now() - t0;
 }
 
@@ -148,12 +402,8 @@ globalThis.onmessage = async (event) => {
     output = '';
     dropped = 0;
     const t0 = performance.now();
-    mp.globals.set('_poslab_src', String(msg.code));
-    mp.globals.set('_poslab_fn', String(msg.fn));
-    mp.globals.set('_poslab_cases', JSON.stringify(msg.cases || []));
-    mp.runPython('_poslab_out = _poslab_run(_poslab_src, _poslab_fn, _poslab_cases)');
-    const text = mp.globals.get('_poslab_out');
-    const result = JSON.parse(text);
+    const text = answer(String(msg.code), String(msg.fn), JSON.stringify(msg.cases || []));
+    const result = JSON.parse(String(text));
     send({ type: 'result', ...result, output, dropped, loadMs, runMs: performance.now() - t0 });
   } catch (e) {
     // A MicroPython fatal error, or the harness itself failing: never the page's problem.
