@@ -49,15 +49,19 @@ export function pythonWorkerSource() {
   return sourcePromise;
 }
 
-// Measured on Node 20 (x64): one WebAssembly.Memory reserves 10 GiB of
-// address space (guard regions), so a 10 GiB limit already fails to load
-// MicroPython and 11 GiB is enough; 12 GiB leaves room for V8's own
-// reservations. Real memory is bounded by the heap limit below and
-// MicroPython's fixed 16 MiB heap; the address-space limit stops
-// ArrayBuffers and native allocations past about 2 GiB.
+// Measured on Node 20 (x64), with the MicroPython runtime: one
+// WebAssembly.Memory reserves 10 GiB of address space (guard regions), so a
+// limit of 10.5 GiB fails to instantiate MicroPython and 11 GiB is enough;
+// 11.5 GiB leaves a margin. The real memory is bounded by the JavaScript heap
+// limit and the WebAssembly memory limit below; the address-space limit
+// stops ArrayBuffers and native allocations past about 1 GiB.
 export const LIMITS = {
-  addressSpaceBytes: 12 * 2 ** 30,
+  addressSpaceBytes: 11.5 * 2 ** 30,
   heapMb: 128,
+  // WebAssembly memory, in 64 KiB pages (256 MiB): MicroPython's heap grows
+  // inside it (its variant allocates more heap as needed) and raises
+  // MemoryError past it.
+  wasmPages: 4096,
   processes: 64,
   openFiles: 64,
   // CPU seconds on top of the time limit: the runtime's load (about 0.5 s
@@ -135,13 +139,13 @@ function binds(s) {
 
 // The command line of one run: [file, args]. `files` are the scripts Node
 // may read, bound at /sandbox/<basename>; the first one is run.
-function command(s, { sandbox, files, args = [], cpuSeconds, limits = LIMITS }) {
+function command(s, { sandbox, files, args = [], cpuSeconds, limits = LIMITS, permission = true }) {
   const inside = (f) => (sandbox ? `${SANDBOX_DIR}/${path.basename(f)}` : f);
   const nodeArgs = [
-    '--experimental-permission',
-    ...files.map((f) => `--allow-fs-read=${inside(f)}`),
+    ...(permission ? ['--experimental-permission', ...files.map((f) => `--allow-fs-read=${inside(f)}`)] : []),
     '--disallow-code-generation-from-strings',
     `--max-old-space-size=${limits.heapMb}`,
+    `--wasm-max-mem-pages=${limits.wasmPages}`,
     '--no-warnings',
     inside(files[0]),
     ...args.map((a) => (files.includes(a) ? inside(a) : a)),
@@ -181,7 +185,7 @@ export function sandboxStatus() {
     } catch (e) {
       return { ok: false, reason: `could not list the node binary's libraries with ldd: ${e.message}` };
     }
-    const r = await spawnRun({ s, sandbox: true, files: [s.runner, s.bundle], args: [s.bundle], input: JSON.stringify({ type: 'probe' }), timeLimitMs: 10000, probe: true });
+    const r = await spawnRun({ s, sandbox: true, files: [s.runner, s.bundle], args: [s.bundle], input: JSON.stringify({ type: 'probe' }), timeLimitMs: 10000 });
     if (r.scope && typeof r.scope === 'object') return { ok: true };
     const why = String(r.message || r.status).slice(0, 400);
     if (/namespace|Operation not permitted|setting up uid map|No permissions/i.test(why)) {
@@ -201,9 +205,9 @@ function signalOf(code, signal) {
 
 // Spawns one run and reads its answer. Resolves the runner's JSON, or
 // {status: timeout | memory | crashed, message}.
-function spawnRun({ s, sandbox, files, args, input, timeLimitMs, cpuSeconds, probe = false, limits = LIMITS }) {
+function spawnRun({ s, sandbox, files, args, input, timeLimitMs, cpuSeconds, limits = LIMITS, permission = true }) {
   const cpu = cpuSeconds ?? Math.ceil(timeLimitMs / 1000) + limits.cpuExtraSeconds;
-  const [file, argv] = command(s, { sandbox, files, args, cpuSeconds: cpu, limits });
+  const [file, argv] = command(s, { sandbox, files, args, cpuSeconds: cpu, limits, permission });
   return new Promise((resolve) => {
     const child = spawn(file, argv, { stdio: ['pipe', 'pipe', 'pipe'], detached: true, env: sandbox ? {} : { PATH: '/usr/bin:/bin' } });
     const out = [];
@@ -271,34 +275,36 @@ function spawnRun({ s, sandbox, files, args, input, timeLimitMs, cpuSeconds, pro
       const why = errText.split('\n').filter((l) => l.trim()).slice(-3).join(' / ').slice(0, 500);
       return finish({ status: 'crashed', message: `the sandbox exited (${signal ?? code})${why ? `: ${why}` : ''}`, output: '', wallMs, signal, code });
     });
-    void probe;
   });
 }
 
 let warned = false;
 // One run of the student's code, in a fresh process. See the contract above.
-export async function runPython({ code, fn, cases, timeLimitMs = 2000, probe = false, sandbox = true }) {
+export async function runPython({ code, fn, cases, timeLimitMs = 2000, probe = false, sandbox = true, limits = LIMITS }) {
   const s = await prepare();
   if (sandbox) {
     const st = await sandboxStatus();
     if (!st.ok) return { status: 'sandbox_unavailable', message: st.reason, output: '' };
   } else if (!warned) {
     warned = true;
+    process.emitWarning('Python runs WITHOUT the operating-system sandbox (sandbox: false): only for trusted code', { code: 'POSLAB_NO_SANDBOX' });
   }
   const input = JSON.stringify(probe ? { type: 'probe' } : { type: 'run', code: String(code), fn: String(fn), cases: cases ?? [] });
-  return spawnRun({ s, sandbox, files: [s.runner, s.bundle], args: [s.bundle], input, timeLimitMs });
+  return spawnRun({ s, sandbox, files: [s.runner, s.bundle], args: [s.bundle], input, timeLimitMs, limits });
 }
 
 // Runs any script in the same sandbox (the tests' JavaScript payloads):
-// `script` is a file path; `input` goes to its standard input. It may print
-// "started" on standard error to start the wall clock early.
-export async function runSandboxedScript({ script, input = '', timeLimitMs = 5000, cpuSeconds, sandbox = true, limits = LIMITS }) {
+// `script` is a file path; `input` goes to its standard input. It prints
+// "started" on standard error to start the wall clock (until then the load
+// limit, 30 s, applies). {permission: false} leaves Node's permission model
+// out, so that a test can check what the operating system alone stops.
+export async function runSandboxedScript({ script, input = '', timeLimitMs = 5000, cpuSeconds, sandbox = true, permission = true, limits = LIMITS }) {
   const s = await prepare();
   if (sandbox) {
     const st = await sandboxStatus();
     if (!st.ok) return { status: 'sandbox_unavailable', message: st.reason, output: '' };
   }
-  return spawnRun({ s, sandbox, files: [script], args: [], input, timeLimitMs, cpuSeconds, limits });
+  return spawnRun({ s, sandbox, files: [script], args: [], input, timeLimitMs, cpuSeconds, limits, permission });
 }
 
 // Many runs, at most `parallel` processes at once; results in the jobs' order.

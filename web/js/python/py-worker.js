@@ -1,27 +1,37 @@
-// The Python sandbox: a dedicated Worker (a blob: Worker in the page, a
-// worker_threads Worker in scripts/grade-code.mjs) that runs a student's
-// function with MicroPython compiled to WebAssembly
-// (@micropython/micropython-webassembly-pyscript, its wasm inlined here).
+// The Python runtime for student code: MicroPython compiled to WebAssembly
+// (@micropython/micropython-webassembly-pyscript, its wasm inlined here),
+// run in a dedicated blob: Worker in the page and the results page, and in
+// its own bubblewrap-sandboxed Node process for the re-grade
+// (scripts/py-sandbox.mjs + scripts/py-runner.cjs). One fresh interpreter
+// per run in every host.
 //
 // What the student's code cannot reach, and how that is made sure:
+// - JavaScript at all: after the harness is set up and before any student
+//   code runs, the table through which MicroPython's `js` / `jsffi` modules
+//   and every JsProxy reach JavaScript objects is replaced for good by one
+//   where every entry is inert (./ffi-cut.js). No Python-level trick (code
+//   objects, closure cells, __import__, sys.modules, builtins) brings `js`
+//   back: it is gone below Python. Python's `import` is also replaced by a
+//   guard that serves only `math` (a copy of the module with the functions
+//   MicroPython lacks added) and keeps no reference to the real __import__.
+// - the harness: its helpers, the hidden cases and the reporting function
+//   live in closures the JavaScript side holds; the student's code runs in a
+//   namespace of its own, compiled as solution.py (tracebacks keep only its
+//   frames).
 // - the network and the page: before MicroPython is even loaded, every
-//   network or messaging API of the Worker's scope (fetch, XMLHttpRequest,
+//   network or messaging API of the scope (fetch, XMLHttpRequest,
 //   WebSocket, EventSource, importScripts, Worker, BroadcastChannel,
 //   indexedDB, caches, postMessage itself, …) is deleted from the scope and
 //   its prototypes, or shadowed by undefined; the one postMessage the
 //   sandbox answers with is kept in a closure. A Worker has no DOM. The
-//   page's CSP (connect-src 'self' data:) applies to blob: Workers too.
-// - JavaScript at all: Python's `import` is replaced by a guard that allows
-//   only `math`, so `js`, `jsffi`, `os`, `sys`, `builtins`, … raise
-//   ImportError; the student's code runs in a fresh namespace each time.
-// - the file system (in Node): `process`, `require`, `module` are removed
-//   before MicroPython loads, so its Emscripten glue takes its plain-JS
-//   path and never asks for node:fs (it gets its wasm bytes from here).
-// - time and memory: the host terminates the Worker after the time limit;
+//   page's CSP (connect-src 'self' data:, no unsafe-eval) applies to blob:
+//   Workers too; in Node the process is sandboxed by the operating system.
+// - time and memory: the host stops the run after the time limit;
 //   MicroPython's heap is fixed (HEAP_BYTES), so a huge allocation raises
 //   MemoryError; printed text is kept up to MAX_OUTPUT characters.
 import { loadMicroPython } from '@micropython/micropython-webassembly-pyscript/micropython.mjs';
 import wasmBinary from '@micropython/micropython-webassembly-pyscript/micropython.wasm';
+import { cutForeignFunctions } from './ffi-cut.js';
 
 const HEAP_BYTES = 16 << 20;
 const MAX_OUTPUT = 4000;
@@ -303,6 +313,7 @@ def _poslab_make(max_values, poly_src, guard_src, gaps, student_file):
         results = []
         refused = None
         gap = None
+        memory = None
         for args in loads(cases_text):
             try:
                 v = f(*args)
@@ -315,9 +326,13 @@ def _poslab_make(max_values, poly_src, guard_src, gaps, student_file):
                 if refused is None and _isinstance(e, Refused):
                     refused = e
                 gap = gap or gap_of(e)
+                if memory is None and _isinstance(e, MemErr):
+                    memory = e
                 results.append({'ok': False, 'error': typename(e), 'message': text(e, 300), 'trace': trace(e, 600)})
         if refused is not None:
             return refusal(refused)
+        if memory is not None:
+            return {'status': 'memory', 'results': results, 'message': trace(memory, 1500)}
         if gap:
             return {'status': 'unsupported', 'feature': gap, 'results': results, 'message': ''}
         return {'status': 'ok', 'results': results}
@@ -332,41 +347,6 @@ def _poslab_make(max_values, poly_src, guard_src, gaps, student_file):
                 return '{"status": "crashed", "message": "the harness failed"}'
     return answer
 `;
-
-// MicroPython's foreign-function interface (the `js` and `jsffi` modules,
-// every JsProxy) reads JavaScript objects from one table, globalThis.proxy_js_ref,
-// by index: index 0 is globalThis, which `import js` wraps. Once the harness
-// is ready, that table is replaced, for good, by one that answers every index
-// with INERT: a function-shaped proxy with no properties, no prototype, that
-// returns nothing when called. `js.eval`, `js.globalThis`, `jsffi.to_js(x).constructor`
-// all raise AttributeError from then on, whatever Python did to reach them.
-const INERT = new Proxy(function inert() {}.bind(null), {
-  get: () => undefined,
-  has: () => false,
-  set: () => true,
-  apply: () => undefined,
-  construct: () => INERT,
-  getPrototypeOf: () => null,
-  setPrototypeOf: () => true,
-  ownKeys: () => [],
-  defineProperty: () => true,
-  deleteProperty: () => true,
-  getOwnPropertyDescriptor: () => undefined,
-  isExtensible: () => false,
-  preventExtensions: () => false,
-});
-function cutForeignFunctions() {
-  const real = globalThis.proxy_js_ref;
-  if (!Array.isArray(real)) throw new Error('MicroPython changed: proxy_js_ref is not a table; update py-worker.js before running student code');
-  const table = new Proxy(real, {
-    get(t, k) {
-      if (typeof k === 'string' && /^\d+$/.test(k)) return t[k] === undefined ? undefined : INERT;
-      if (k === Symbol.iterator) return function* items() { for (let i = 0; i < t.length; i++) yield t[i] === undefined ? undefined : INERT; };
-      return t[k];
-    },
-  });
-  Object.defineProperty(globalThis, 'proxy_js_ref', { value: table, writable: false, configurable: false });
-}
 
 let mp = null;
 let output = '';
