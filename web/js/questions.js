@@ -5,7 +5,7 @@
 // reads what the widget already got from the core) and then confirmed by the
 // core with the learner's settings.
 import { h, errorBox, withCode } from './dom.js';
-import { t, pick, lang } from './i18n.js';
+import { t, pick, lang, has } from './i18n.js';
 import { richBlock, richInline, tex, texToText, richToText } from './rich.js';
 import { evalCondition, getPath } from './check.js';
 import * as progress from './progress.js';
@@ -455,17 +455,48 @@ const CODE_MAX = 10000;
 function describeArgs(block, args) {
   return block.params.map((p, i) => `${p}=${JSON.stringify(args[i])}`).join(', ').slice(0, 300);
 }
-function failureText(block, d) {
+// A value as the results table shows it: numbers to 6 significant digits
+// (what the tolerance can tell apart), lists as lists, odd values by their
+// Python type (the runtime reports {type, repr?} for those).
+export function showValue(v, depth = 0) {
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
+  if (Array.isArray(v)) return depth > 6 ? '[…]' : `[${v.map((x) => showValue(x, depth + 1)).join(', ')}]`;
+  if (v && typeof v === 'object') return typeof v.repr === 'string' ? v.repr : `<${String(v.type ?? '?')}>`;
+  return JSON.stringify(v) ?? String(v);
+}
+// The value at path `at` ([i, j, …]) inside `v`, or undefined.
+function valueAt(v, at) {
+  let x = v;
+  for (const i of at ?? []) {
+    if (!Array.isArray(x)) return undefined;
+    x = x[i];
+  }
+  return x;
+}
+function failureText(block, d, expected) {
   const at = (d.at ?? []).map((i) => `[${i}]`).join('');
   switch (d.kind) {
     case 'shape': return t('code.fail_shape', { at: at || t('code.top'), want: d.expected_len, got: d.got_len });
     case 'type': return t('code.fail_type', { at: at || t('code.top'), want: t(`code.type_${d.want}`), got: d.got });
-    case 'value': return t('code.fail_value', { at: at || t('code.top'), got: typeof d.got === 'number' ? d.got.toPrecision(6) : String(d.got) });
+    case 'value': {
+      const got = typeof d.got === 'number' ? showValue(d.got) : String(d.got);
+      const want = valueAt(expected, d.at);
+      if (typeof want === 'number') return t('code.fail_value_want', { at: at || t('code.top'), got, want: showValue(want) });
+      return t('code.fail_value', { at: at || t('code.top'), got });
+    }
     case 'exception': return t('code.fail_exception', { error: d.error, message: d.message ?? '' });
     case 'no_raise': return t('code.fail_no_raise', { want: block.cases?.find((c) => c.raises)?.raises ?? 'ValueError' });
     case 'wrong_exception': return t('code.fail_wrong_exception', { want: d.want, error: d.error });
     default: return '';
   }
+}
+// Runs that are not attempts: the code imports a module other than math, or
+// uses a method MicroPython lacks. The page tells the student what to change
+// and records nothing (the re-grade never sees such a run).
+const NOT_AN_ATTEMPT = new Set(['import_refused', 'unsupported']);
+function gapText(feature) {
+  const key = `code.gap.${feature}`;
+  return has(key) ? t(key) : t('code.gap.other');
 }
 function runStatusText(block, r) {
   if (r.status === 'timeout') return t('code.timeout', { s: (block.time_limit_ms ?? 2000) / 1000 });
@@ -473,6 +504,8 @@ function runStatusText(block, r) {
   if (r.status === 'load_error') return t('code.load_error');
   if (r.status === 'no_function') return t('code.no_function', { fn: block.function });
   if (r.status === 'memory') return t('code.memory');
+  if (r.status === 'import_refused') return t('code.import_refused', { module: String(r.module ?? '?').slice(0, 80) });
+  if (r.status === 'unsupported') return t('code.unsupported', { feature: String(r.feature ?? '?').slice(0, 80), instead: gapText(String(r.feature ?? '')) });
   return t('code.crashed');
 }
 function outputBlock(r) {
@@ -548,9 +581,9 @@ export function code(block, ctx) {
       const rows = verdict.cases.map((c, i) => {
         const args = describeArgs(block, block.cases[i].args);
         const res = r.results[i];
-        const got = res.ok ? JSON.stringify(res.value) : `${res.error}: ${res.message}`;
-        const want = block.cases[i].raises ? t('code.raises', { error: block.cases[i].raises }) : JSON.stringify(c.expected);
-        return h('tr', { class: c.ok ? 'ok' : 'bad' }, h('td', {}, c.ok ? '✓' : '✗', h('span', { class: 'sr-only' }, c.ok ? t('code.case_ok') : t('code.case_bad'))), h('td', {}, h('code', {}, `${block.function}(${args})`)), h('td', {}, h('code', { class: 'clip' }, got.slice(0, 400))), h('td', {}, h('code', { class: 'clip' }, String(want).slice(0, 400))), h('td', {}, c.ok ? '' : failureText(block, c)));
+        const got = res.ok ? showValue(res.value) : `${res.error}: ${res.message}`;
+        const want = block.cases[i].raises ? t('code.raises', { error: block.cases[i].raises }) : showValue(c.expected);
+        return h('tr', { class: c.ok ? 'ok' : 'bad' }, h('td', {}, c.ok ? '✓' : '✗', h('span', { class: 'sr-only' }, c.ok ? t('code.case_ok') : t('code.case_bad'))), h('td', {}, h('code', {}, `${block.function}(${args})`)), h('td', {}, h('code', { class: 'clip' }, got.slice(0, 400))), h('td', {}, h('code', { class: 'clip' }, String(want).slice(0, 400))), h('td', {}, c.ok ? '' : failureText(block, c, c.expected)));
       });
       showRun(
         verdict.passed === verdict.total ? 'correct' : 'incorrect',
@@ -572,6 +605,10 @@ export function code(block, ctx) {
     try {
       const hidden = ctx.variant?.[`code:${block.id}`]?.hidden ?? [];
       const r = await runPython({ code: src, fn: block.function, cases: hidden.map((c) => c.args), timeLimitMs: limit });
+      if (NOT_AN_ATTEMPT.has(r.status)) {
+        show(feedback, 'incorrect', h('p', {}, runStatusText(block, r)), h('p', { class: 'not-counted' }, t('code.not_counted')), ...outputBlock(r));
+        return;
+      }
       const answer = { code: src, status: r.status };
       if (r.status === 'ok') answer.results = r.results;
       else answer.message = String(r.message ?? '').slice(0, 1500);
