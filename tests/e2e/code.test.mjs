@@ -60,7 +60,7 @@ for (const mode of ['http', 'file']) {
     const results = page.locator('[data-question="causal-mask"] .code-results');
     await page.waitForSelector('[data-question="causal-mask"] .code-results table', { timeout: 60000 });
     assert.match(await results.innerText(), /例 2 件のうち 2 件が一致しました/);
-    assert.match(await results.innerText(), /causal_mask\(seq_len=3\)\s+\[\[1,0,0\],\[1,1,0\],\[1,1,1\]\]/);
+    assert.match(await results.innerText(), /causal_mask\(seq_len=3\)\s+\[\[1, 0, 0\], \[1, 1, 0\], \[1, 1, 1\]\]/);
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement?.className), 'code-check');
     await page.keyboard.press('Enter');
@@ -161,4 +161,72 @@ test('by keyboard: a code question shows the attempts left and closes Check when
   assert.equal(await page.locator('[data-question="alibi"] .attempt-cost').textContent(), '5 attempts left. A right answer next time earns 100% of the points.');
   assert.deepEqual(problems.console, []);
   await context.close();
+});
+
+// The escape of issue #21 in the page's editor (our own re-creation; the
+// re-grade's version is tests/web/python-escape.test.mjs): code objects,
+// the guard's globals, every import of js/jsffi/sys/builtins. The function
+// returns 1 for each door that opened, so the results table shows [0, 0, 0, 0, 0].
+const PAGE_ESCAPE = String.raw`def causal_mask(seq_len):
+    opened = [0, 0, 0, 0, 0]
+    guard = __import__
+    class Anything(dict):
+        def get(self, key, default=None):
+            return key
+    try:
+        rebuilt = type(causal_mask)(guard.__code__, {'_allowed': Anything(), 'ImportError': ImportError})
+        m = rebuilt('js')
+        opened[0] = 1 if hasattr(m, 'eval') else 0
+    except Exception:
+        pass
+    for i, name in enumerate(('js', 'jsffi', 'sys', 'builtins')):
+        try:
+            m = __import__(name)
+            opened[i + 1] = 1
+            if name == 'js':
+                m.eval("document.title = 'escaped'")
+        except Exception:
+            pass
+    return opened
+`;
+
+test('the escape in the page\'s editor gets no js; a refused import and a missing method cost no attempt (en)', { timeout: 300000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http');
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'write-the-code', lang: 'en' }));
+  const q = '[data-question="causal-mask"]';
+  await page.waitForSelector(`${q} .cm-content`, { timeout: 30000 });
+  const title = await page.title();
+  await tabIntoEditor(page, 'causal-mask');
+  await page.keyboard.press('Control+a');
+  await page.keyboard.insertText(PAGE_ESCAPE);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.className), 'code-run');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector(`${q} .code-results table`, { timeout: 60000 });
+  assert.match(await page.locator(`${q} .code-results`).innerText(), /causal_mask\(seq_len=3\)\s+\[0, 0, 0, 0, 0\]/);
+  assert.equal(await page.title(), title);
+  const cost = page.locator(`${q} .attempt-cost`);
+  const before = await cost.textContent();
+  // Check with `import os`, then with float.is_integer(): told why, nothing recorded.
+  for (const [code, want] of [
+    ['import os\ndef causal_mask(seq_len):\n    return []\n', /Only math can be imported here; your code imports os\..*This run was not counted as an attempt\./s],
+    ['def causal_mask(seq_len):\n    return [[1 if float(j).is_integer() else 0 for j in range(seq_len)]]\n', /uses float\.is_integer, which this Python \(MicroPython\) does not have\. Instead of x\.is_integer\(\), write x == int\(x\).*not counted as an attempt/s],
+  ]) {
+    await tabIntoEditor(page, 'causal-mask');
+    await page.keyboard.press('Control+a');
+    await page.keyboard.insertText(code);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.className), 'code-check');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((sel) => /not counted/.test(document.querySelector(sel)?.textContent ?? ''), `${q} .feedback`, { timeout: 60000 });
+    assert.match(await page.locator(`${q} .feedback`).innerText(), want);
+    assert.equal(await cost.textContent(), before, 'the run was counted as an attempt');
+  }
+  assert.equal(before, '5 attempts left. A right answer next time earns 100% of the points.');
+  assert.deepEqual(problems.console, []);
+  assert.deepEqual(problems.offOrigin, []);
+  await context.close(); // throws on any CSP violation
 });

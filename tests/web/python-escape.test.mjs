@@ -216,3 +216,33 @@ except AttributeError as e:
   assert.match(printed, /eval False\nglobalThis False\nprocess False\n__poslabEscapeProbe False\nFunction False\nconstructor False\neval refused\n/);
   delete globalThis.__poslabEscapeProbe;
 });
+
+test('the runtime cuts MicroPython\'s foreign-function table before any student code runs', async () => {
+  const vm = await import('node:vm');
+  const { pythonWorkerSource } = await import('../../scripts/py-sandbox.mjs');
+  const source = await pythonWorkerSource();
+  const messages = [];
+  let atStart = null;
+  const scope = {
+    console, performance, TextDecoder, TextEncoder, crypto: globalThis.crypto, setTimeout, clearTimeout, URL, WebAssembly,
+    WorkerGlobalScope: function WorkerGlobalScope() {},
+    postMessage: (m) => {
+      messages.push(m);
+      if (m.type === 'started') atStart = scope.proxy_js_ref?.[0];
+    },
+  };
+  scope.self = scope;
+  const ctx = vm.createContext(scope);
+  vm.runInContext(source, ctx);
+  await vm.runInContext('onmessage', ctx)({ data: { type: 'run', code: 'def f():\n  return 7\n', fn: 'f', cases: [[]] } });
+  const result = messages.find((m) => m.type === 'result');
+  assert.equal(result.status, 'ok');
+  assert.deepEqual(JSON.parse(JSON.stringify(result.results)), [{ ok: true, value: 7 }]);
+  // When the student's code may start, entry 0 (what `import js` wraps) is no longer the scope.
+  const globalOfContext = vm.runInContext('globalThis', ctx);
+  assert.notEqual(atStart, globalOfContext);
+  assert.equal(typeof atStart, 'function');
+  assert.equal(Reflect.ownKeys(atStart).length, 0);
+  assert.equal(atStart.eval, undefined);
+  assert.equal(Object.getOwnPropertyDescriptor(globalOfContext, 'proxy_js_ref').writable, false);
+});

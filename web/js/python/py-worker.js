@@ -164,7 +164,7 @@ for _k, _f in (('prod', _prod), ('isqrt', _isqrt), ('gcd', _gcd), ('lcm', _lcm),
         setattr(math, _k, _f)
 def format(value, spec=''):
     return ('{:' + spec + '}').format(value)
-del _k, _f, _m
+del _k, _f
 `;
 
 // The import guard, defined in a dictionary of its own: its __globals__ hold
