@@ -321,19 +321,5 @@ export async function runPythonBatch(jobs, { parallel = os.availableParallelism(
   return results;
 }
 
-// The core's check (cpp/src/code_questions.cpp, check_code_attempt) knows the
-// statuses ok, timeout, syntax_error, load_error, no_function, memory,
-// crashed, blocked. Two statuses of a run are not attempts in the page (it
-// does not record them: nothing is graded): import_refused (the code imports
-// a module other than math) and unsupported (it uses a method MicroPython
-// lacks, named in `feature`). Should a re-grade meet one (an attempt recorded
-// by an older page, or a forged file), this gives the answer the core grades:
-// a refused import is a load error; an unsupported method keeps its results
-// (those cases failed with AttributeError) or, at load, is a load error.
-// sandbox_unavailable is not an outcome of the student's code: it throws.
-export function asCoreStatus(r) {
-  if (r.status === 'sandbox_unavailable') throw new Error(`the Python sandbox is unavailable: ${r.message}`);
-  if (r.status === 'import_refused') return { ...r, status: 'load_error' };
-  if (r.status === 'unsupported') return Array.isArray(r.results) ? { ...r, status: 'ok' } : { ...r, status: 'load_error' };
-  return r;
-}
+// How the core grades a run's status (import_refused, unsupported): web/js/python/statuses.js.
+export { asCoreStatus, NOT_AN_ATTEMPT } from '../web/js/python/statuses.js';

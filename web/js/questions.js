@@ -10,6 +10,7 @@ import { richBlock, richInline, tex, texToText, richToText } from './rich.js';
 import { evalCondition, getPath } from './check.js';
 import * as progress from './progress.js';
 import { runPython, loadEditor } from './python/py-client.js';
+import { NOT_AN_ATTEMPT } from './python/statuses.js';
 
 // The learner's variant values in a question's text: {{name}} or {{name.i}}
 // (the numbers are the core's, drawn from the learner's seed; this only prints them).
@@ -490,10 +491,9 @@ function failureText(block, d, expected) {
     default: return '';
   }
 }
-// Runs that are not attempts: the code imports a module other than math, or
-// uses a method MicroPython lacks. The page tells the student what to change
-// and records nothing (the re-grade never sees such a run).
-const NOT_AN_ATTEMPT = new Set(['import_refused', 'unsupported']);
+// Runs that are not attempts (NOT_AN_ATTEMPT: the code imports a module
+// other than math, or uses a method MicroPython lacks): the page tells the
+// student what to change and records nothing (the re-grade never sees them).
 function gapText(feature) {
   const key = `code.gap.${feature}`;
   return has(key) ? t(key) : t('code.gap.other');
