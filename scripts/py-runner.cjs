@@ -44,6 +44,16 @@ try {
   reply({ status: 'crashed', message: `the request on standard input is not JSON: ${e && e.message}` });
 }
 
+// Standard output is the answer channel: anything the runtime logs goes to
+// standard error instead (the parent keeps a bounded part of it).
+for (const name of ['log', 'info', 'warn', 'error', 'debug', 'trace', 'dir']) {
+  console[name] = (...parts) => {
+    try {
+      writeSync(2, `${parts.map(String).join(' ').slice(0, 2000)}\n`);
+    } catch { /* standard error closed: nothing to tell */ }
+  };
+}
+
 globalThis.WorkerGlobalScope = function WorkerGlobalScope() {};
 globalThis.self = globalThis;
 globalThis.postMessage = (m) => {

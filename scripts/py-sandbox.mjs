@@ -285,6 +285,8 @@ export async function runPython({ code, fn, cases, timeLimitMs = 2000, probe = f
   if (sandbox) {
     const st = await sandboxStatus();
     if (!st.ok) return { status: 'sandbox_unavailable', message: st.reason, output: '' };
+  } else if (!s.prlimit) {
+    return { status: 'sandbox_unavailable', message: 'prlimit is not installed (Debian package util-linux): even without the sandbox, runs need their resource limits', output: '' };
   } else if (!warned) {
     warned = true;
     process.emitWarning('Python runs WITHOUT the operating-system sandbox (sandbox: false): only for trusted code', { code: 'POSLAB_NO_SANDBOX' });

@@ -66,6 +66,20 @@ test('bubblewrap runs here (on a machine without it the sandbox says why and ref
   assert.equal(available.ok, true, available.reason);
 });
 
+test('without bubblewrap, the sandbox says why and runPython refuses to run the code', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const probe = `import('${path.join(root, 'scripts/py-sandbox.mjs')}').then(async (m) => {
+    const st = await m.sandboxStatus();
+    const r = await m.runPython({ code: 'def f():\\n  return 1\\n', fn: 'f', cases: [[]] });
+    console.log(JSON.stringify({ st, r }));
+  });`;
+  // A PATH where neither bwrap nor prlimit can be found.
+  const out = execFileSync(process.execPath, ['--no-warnings', '-e', probe], { env: { PATH: dir }, encoding: 'utf8' });
+  const { st, r } = JSON.parse(out.trim().split('\n').at(-1));
+  assert.deepEqual(st, { ok: false, reason: 'bubblewrap (bwrap) is not installed: run scripts/install-deps.sh (Debian package bubblewrap)' });
+  assert.deepEqual(r, { status: 'sandbox_unavailable', message: st.reason, output: '' });
+});
+
 test('only the bound files are visible: not the project tree, not /etc/passwd, not /home or /root', async () => {
   for (const permission of [true, false]) {
     for (const p of [path.join(root, 'package.json'), '/etc/passwd', '/root', '/home', root]) {
