@@ -136,7 +136,7 @@ test('grade-code.mjs: one CSV; the re-grade equals the page\'s score; hostile co
   assert.match(hostileRow, /causal-mask:timeout=1/);
   assert.match(hostileRow, /attention-row:load_error=1/);
   assert.match(hostileRow, /rope:load_error=1/);
-  assert.match(hostileRow, /alibi:ok=1/);  // ran; the case raised MemoryError, graded wrong
+  assert.match(hostileRow, /alibi:memory=1/);  // ran; the case raised MemoryError: the run's status is memory
   assert.equal(Number(hostileRow.split(',')[3]), 0);  // the forged results earned nothing
   assert.match(row('broken.json').join(','), /invalid_file/);
   fs.rmSync(dir, { recursive: true, force: true });
