@@ -21,7 +21,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync }
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { loadExercises } from '../web/js/exercise-loader.mjs';
-import { runPython, asCoreStatus } from './py-sandbox.mjs';
+import { runPython } from './py-sandbox.mjs';
 import { rerunCodeAttempts, codeRunsCell } from '../web/js/grading/code-rerun.js';
 
 const MAX_FILE_BYTES = 8 << 20;
@@ -73,8 +73,7 @@ const rerun = (sub) =>
   rerunCodeAttempts(sub, {
     byId,
     hiddenCases,
-    // import_refused / unsupported are not attempts in the page; graded here as the core knows them.
-    run: (code, fn, cases, { timeLimitMs }) => runPython({ code, fn, cases, timeLimitMs }).then(asCoreStatus),
+    run: (code, fn, cases, { timeLimitMs }) => runPython({ code, fn, cases, timeLimitMs }),
   });
 
 const work = mkdtempSync(join(tmpdir(), 'grade-code-'));

@@ -144,11 +144,11 @@ test('the page re-runs code: points equal grade-code.mjs, not the forged claim; 
   assert.equal(await item(names.looper, 'alibi').getAttribute('data-statuses'), 'ok');
   assert.equal(await item(names.forger, 'sinusoidal').getAttribute('data-statuses'), 'ok');
   assert.equal(runs.get(names.looper), 'write-the-code/sinusoidal:timeout=1;write-the-code/alibi:ok=1');
-  // Print spam times out, import os / js fail to load, the huge allocation runs (MemoryError in each case): no points, as grade-code.mjs.
+  // Print spam times out, import os / js fail to load, the huge allocation ends as memory (MemoryError in each case): no points, as grade-code.mjs.
   assert.equal(claimed.get(names.hostile), 4, 'the hostile file claims four questions right');
   assert.equal(shown.get(names.hostile), 0);
-  assert.equal(runs.get(names.hostile), 'write-the-code/causal-mask:timeout=1;write-the-code/alibi:ok=1;write-the-code/rope:load_error=1;write-the-code/attention-row:load_error=1');
-  for (const [q, status] of [['causal-mask', 'timeout'], ['alibi', 'ok'], ['rope', 'load_error'], ['attention-row', 'load_error']]) assert.equal(await item(names.hostile, q).getAttribute('data-statuses'), status, q);
+  assert.equal(runs.get(names.hostile), 'write-the-code/causal-mask:timeout=1;write-the-code/alibi:memory=1;write-the-code/rope:load_error=1;write-the-code/attention-row:load_error=1');
+  for (const [q, status] of [['causal-mask', 'timeout'], ['alibi', 'memory'], ['rope', 'load_error'], ['attention-row', 'load_error']]) assert.equal(await item(names.hostile, q).getAttribute('data-statuses'), status, q);
   const plain = [...shown.keys()].filter((l) => !Object.values(names).includes(l));
   for (const l of plain) assert.equal(await page.locator(`#roster tr[data-learner="${l}"] li[data-code-run]`).count(), 0);
 

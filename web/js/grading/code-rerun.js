@@ -11,6 +11,7 @@
 // that is not {code: string of at most MAX_CODE_CHARS} is left as it is (the
 // core calls it malformed) and counted not_code; each run has the question's
 // time limit (time_limit_ms, else DEFAULT_TIME_LIMIT_MS).
+import { asCoreStatus } from '../python/statuses.js';
 
 export const MAX_RUNS_PER_QUESTION = 200;
 export const MAX_CODE_CHARS = 10000;
@@ -79,7 +80,8 @@ export async function rerunCodeAttempts(sub, { byId, hiddenCases, run, onRun }) 
       if (!cases) continue;
       let r;
       try {
-        r = await run(a.answer.code, q.function, cases.map((c) => c.args), { timeLimitMs: q.time_limit_ms ?? DEFAULT_TIME_LIMIT_MS });
+        // import_refused / unsupported are not attempts in the page; graded as the core knows them.
+        r = asCoreStatus(await run(a.answer.code, q.function, cases.map((c) => c.args), { timeLimitMs: q.time_limit_ms ?? DEFAULT_TIME_LIMIT_MS }));
       } catch (e) {
         r = { status: 'crashed', message: String(e?.message ?? e) };
       }
