@@ -383,8 +383,10 @@ globalThis.onmessage = async (event) => {
     dropped = 0;
     const t0 = performance.now();
     const text = answer(String(msg.code), String(msg.fn), JSON.stringify(msg.cases || []));
-    const result = JSON.parse(String(text));
-    send({ type: 'result', ...result, output, dropped, loadMs, runMs: performance.now() - t0 });
+    const parsed = JSON.parse(String(text));
+    // The harness's answer, as an object whose own keys cannot replace the message's type.
+    const result = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : { status: 'crashed', message: 'the harness answered something that is not an object' };
+    send({ ...result, type: 'result', output, dropped, loadMs, runMs: performance.now() - t0 });
   } catch (e) {
     // A MicroPython fatal error, or the harness itself failing: never the page's problem.
     send({ type: 'result', status: 'crashed', message: String((e && e.message) || e).slice(-1500), output, dropped });
