@@ -281,6 +281,12 @@ function spawnRun({ s, sandbox, files, args, input, timeLimitMs, cpuSeconds, lim
 let warned = false;
 // One run of the student's code, in a fresh process. See the contract above.
 export async function runPython({ code, fn, cases, timeLimitMs = 2000, probe = false, sandbox = true, limits = LIMITS }) {
+  if (!probe) {
+    if (typeof code !== 'string') throw new TypeError(`runPython: code must be a string (got ${typeof code})`);
+    if (typeof fn !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]{0,99}$/.test(fn)) throw new TypeError('runPython: fn must be a Python function name (letters, digits, _)');
+    if (!Array.isArray(cases) || !cases.every(Array.isArray)) throw new TypeError('runPython: cases must be an array of argument arrays');
+  }
+  if (!Number.isFinite(timeLimitMs) || timeLimitMs <= 0 || timeLimitMs > 600000) throw new RangeError(`runPython: timeLimitMs must be a number of milliseconds in (0, 600000] (got ${timeLimitMs})`);
   const s = await prepare();
   if (sandbox) {
     const st = await sandboxStatus();
@@ -291,7 +297,7 @@ export async function runPython({ code, fn, cases, timeLimitMs = 2000, probe = f
     warned = true;
     process.emitWarning('Python runs WITHOUT the operating-system sandbox (sandbox: false): only for trusted code', { code: 'POSLAB_NO_SANDBOX' });
   }
-  const input = JSON.stringify(probe ? { type: 'probe' } : { type: 'run', code: String(code), fn: String(fn), cases: cases ?? [] });
+  const input = JSON.stringify(probe ? { type: 'probe' } : { type: 'run', code, fn, cases });
   return spawnRun({ s, sandbox, files: [s.runner, s.bundle], args: [s.bundle], input, timeLimitMs, limits });
 }
 

@@ -119,3 +119,10 @@ test('the math functions MicroPython lacks and format() are supplied, with the v
   assert.notEqual(plain, 1, 'the fsum case must differ from plain summation to test anything');
   assert.equal(v[9], 1);
 });
+
+test('runPython refuses bad arguments with a message saying what is allowed', async () => {
+  await assert.rejects(runPython({ code: 1, fn: 'f', cases: [] }), /code must be a string \(got number\)/);
+  await assert.rejects(runPython({ code: '', fn: 'f(); import os', cases: [] }), /fn must be a Python function name/);
+  await assert.rejects(runPython({ code: '', fn: 'f', cases: [1] }), /cases must be an array of argument arrays/);
+  await assert.rejects(runPython({ code: '', fn: 'f', cases: [], timeLimitMs: Infinity }), /timeLimitMs must be a number of milliseconds in \(0, 600000\] \(got Infinity\)/);
+});
