@@ -8,30 +8,33 @@ import { runPython, asCoreStatus } from '../../scripts/py-sandbox.mjs';
 
 const close = (a, b, tol = 1e-12) => Math.abs(a - b) <= tol * Math.max(1, Math.abs(b));
 
+// A generous time limit where the test is not about time: the machine may be busy.
+const run = (o) => runPython({ timeLimitMs: 20000, ...o });
+
 test('float.is_integer(), which MicroPython lacks: the run is unsupported, naming the method; the usual rewrite passes', async () => {
   const code = 'def f(x):\n  return 1 if x.is_integer() else 0\n';
-  const r = await runPython({ code, fn: 'f', cases: [[2.0], [2.5]] });
+  const r = await run({ code, fn: 'f', cases: [[2.0], [2.5]] });
   assert.equal(r.status, 'unsupported');
   assert.equal(r.feature, 'float.is_integer');
   assert.equal(r.results[0].error, 'AttributeError');
-  const fixed = await runPython({ code: 'def f(x):\n  return 1 if x == int(x) else 0\n', fn: 'f', cases: [[2.0], [2.5]] });
+  const fixed = await run({ code: 'def f(x):\n  return 1 if x == int(x) else 0\n', fn: 'f', cases: [[2.0], [2.5]] });
   assert.equal(fixed.status, 'ok');
   assert.deepEqual(fixed.results.map((x) => x.value), [1, 0]);
   // At load too (outside the function).
-  const atLoad = await runPython({ code: 'k = (3).bit_length()\ndef f():\n  return k\n', fn: 'f', cases: [[]] });
+  const atLoad = await run({ code: 'k = (3).bit_length()\ndef f():\n  return k\n', fn: 'f', cases: [[]] });
   assert.equal(atLoad.status, 'unsupported');
   assert.equal(atLoad.feature, 'int.bit_length');
   // An AttributeError of the student's own making is an ordinary failure.
-  const own = await runPython({ code: 'class A:\n  pass\ndef f():\n  return A().is_integer()\n', fn: 'f', cases: [[]] });
+  const own = await run({ code: 'class A:\n  pass\ndef f():\n  return A().is_integer()\n', fn: 'f', cases: [[]] });
   assert.equal(own.status, 'ok');
   assert.equal(own.results[0].error, 'AttributeError');
 });
 
 test('a refused import is import_refused (at load or in the function), naming the module; the core grades it as a load error', async () => {
-  const top = await runPython({ code: 'import os\ndef f():\n  return 1\n', fn: 'f', cases: [[]] });
+  const top = await run({ code: 'import os\ndef f():\n  return 1\n', fn: 'f', cases: [[]] });
   assert.equal(top.status, 'import_refused');
   assert.equal(top.module, 'os');
-  const inner = await runPython({ code: 'def f():\n  from numpy import zeros\n  return 1\n', fn: 'f', cases: [[]] });
+  const inner = await run({ code: 'def f():\n  from numpy import zeros\n  return 1\n', fn: 'f', cases: [[]] });
   assert.equal(inner.status, 'import_refused');
   assert.equal(inner.module, 'numpy');
   assert.equal(asCoreStatus(top).status, 'load_error');
@@ -57,7 +60,7 @@ test('10**400, an exception whose str() recurses, and an enormous message each f
     '  return 2 ** 60',
     '',
   ].join('\n');
-  const r = await runPython({ code, fn: 'f', cases: [[0], [1], [2], [3], [4]] });
+  const r = await run({ code, fn: 'f', cases: [[0], [1], [2], [3], [4]] });
   assert.equal(r.status, 'ok', JSON.stringify(r).slice(0, 300));
   assert.deepEqual(r.results[0], { ok: false, error: 'OverflowError', message: 'the result holds an int too large for a float (beyond 1.8e308)' });
   assert.equal(r.results[1].error, 'OverflowError');
@@ -72,22 +75,22 @@ test('10**400, an exception whose str() recurses, and an enormous message each f
 });
 
 test('tracebacks show the student\'s frames only (solution.py), no harness frame or name', async () => {
-  const r = await runPython({ code: 'def g(x):\n  return 1 / x\n\ndef f(x):\n  return g(x)\n', fn: 'f', cases: [[0]] });
+  const r = await run({ code: 'def g(x):\n  return 1 / x\n\ndef f(x):\n  return g(x)\n', fn: 'f', cases: [[0]] });
   const trace = r.results[0].trace;
   assert.equal(trace, 'Traceback (most recent call last):\n  File "solution.py", line 5, in f\n  File "solution.py", line 2, in g\nZeroDivisionError: divide by zero');
-  const load = await runPython({ code: 'x = [1][3]\ndef f():\n  return 1\n', fn: 'f', cases: [[]] });
+  const load = await run({ code: 'x = [1][3]\ndef f():\n  return 1\n', fn: 'f', cases: [[]] });
   assert.equal(load.status, 'load_error');
   assert.equal(load.message, 'Traceback (most recent call last):\n  File "solution.py", line 1, in <module>\nIndexError: list index out of range');
-  const syntax = await runPython({ code: 'def f(:\n  pass\n', fn: 'f', cases: [[]] });
+  const syntax = await run({ code: 'def f(:\n  pass\n', fn: 'f', cases: [[]] });
   assert.doesNotMatch(syntax.message, /<stdin>|_poslab|harness/);
   assert.match(syntax.message, /solution\.py", line 1/);
 });
 
 test('the student\'s namespace holds no harness name; the hidden cases are not reachable', async () => {
   const code = 'def f():\n  return len([k for k in globals() if k not in ("__name__", "format", "f")])\n';
-  const r = await runPython({ code, fn: 'f', cases: [[]] });
+  const r = await run({ code, fn: 'f', cases: [[]] });
   assert.deepEqual(r.results, [{ ok: true, value: 0 }]);
-  const names = await runPython({ code: 'def f(n):\n  try:\n    eval(n)\n    return 1\n  except NameError:\n    return 0\n', fn: 'f', cases: [['_poslab_make'], ['answer'], ['run'], ['cases_text'], ['conv'], ['math']] });
+  const names = await run({ code: 'def f(n):\n  try:\n    eval(n)\n    return 1\n  except NameError:\n    return 0\n', fn: 'f', cases: [['_poslab_make'], ['answer'], ['run'], ['cases_text'], ['conv'], ['math']] });
   // Only math: a builtin name? No: eval sees globals, and math was not imported here.
   assert.deepEqual(names.results.map((x) => x.value), [0, 0, 0, 0, 0, 0]);
 });
@@ -104,7 +107,7 @@ test('the math functions MicroPython lacks and format() are supplied, with the v
     '    1 if format(3.14159, ".2f") == "3.14" else 0, 1 if format(7) == "7" else 0, math.sqrt(16)]',
     '',
   ].join('\n');
-  const r = await runPython({ code, fn: 'f', cases: [[0]] });
+  const r = await run({ code, fn: 'f', cases: [[0]] });
   assert.equal(r.status, 'ok', JSON.stringify(r).slice(0, 300));
   const v = r.results[0].value;
   // By hand: 1.5·2·4 = 12; ⌊√(10¹²+5)⌋ = 10⁶; ⌊√99⌋ = 9; C(10,3) = 120; P(5,2) = 20;
