@@ -7,6 +7,7 @@
 //     learner's 5 hidden cases, start of the Worker to result, median of RUNS.
 // Writes bench/results/python.json. A measurement, never a test.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runPython, pythonWorkerSource } from '../scripts/py-sandbox.mjs';
@@ -29,7 +30,7 @@ for (let i = 0; i < RUNS; i++) {
   if (r.status !== 'ok') throw new Error(`bench: the check did not run: ${r.status} ${r.message}`);
   load.push(r.loadMs);
 }
-const out = { runs: RUNS, bundleBytes: source.length, bundleBuildMs: bundleMs, loadMs: median(load), checkMs: median(check) };
+const out = { date: new Date().toISOString(), cpus: os.cpus().length, load: os.loadavg(), runs: RUNS, bundleBytes: source.length, bundleBuildMs: bundleMs, loadMs: median(load), checkMs: median(check) };
 console.log(`python: runtime bundle ${(source.length / 1024).toFixed(0)} KiB (wasm inlined); load ${out.loadMs.toFixed(0)} ms; one check (new Worker + 5 hidden cases) ${out.checkMs.toFixed(0)} ms (medians of ${RUNS})`);
 fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
 fs.writeFileSync(path.join(root, 'bench/results/python.json'), JSON.stringify(out, null, 1));

@@ -27,13 +27,15 @@ const lookback = (k, f, extra = []) => ['extend', '--seeds', '1,2,3,4,5', ...ALL
 
 // One entry per run file. The docs name the file; the command is in the file.
 export const experiments = [
-  { name: 'extend-count-s2', args: ['extend', '--seeds', '1,2,3,4,5', ...ALL] },
+  // In order of what the docs need most (a run takes from half a minute to several minutes).
   { name: 'extend-count-s4', args: ['extend', '--seeds', '1,2,3', ...ALL, '--test-max', '32', '--finetune-steps', '30'] },
   { name: 'extend-lookback-k4-s4-f100', args: ['extend', '--seeds', '1,2,3', ...ALL, '--task', 'lookback', '--k', '4', '--test-max', '32', '--finetune-steps', '100'] },
-  ...[10, 25, 50, 100].map((f) => ({ name: `extend-lookback-k4-base100-f${f}`, args: lookback(4, f, ['--base', '100']) })),
-  ...[2, 4, 8].flatMap((k) => [50, 100, 200].map((f) => ({ name: `extend-lookback-k${k}-f${f}`, args: lookback(k, f) }))),
-  ...[10, 25].map((f) => ({ name: `extend-lookback-k8-f${f}`, args: lookback(8, f) })),
+  { name: 'extend-count-s2', args: ['extend', '--seeds', '1,2,3,4,5', ...ALL] },
+  { name: 'extend-lookback-k4-base100-f100', args: lookback(4, 100, ['--base', '100']) },
   { name: 'extrapolate-count', args: ['extrapolate', '--seeds', '1,2,3'] },
+  ...[50, 25, 10].map((f) => ({ name: `extend-lookback-k4-base100-f${f}`, args: lookback(4, f, ['--base', '100']) })),
+  ...[8, 4, 2].flatMap((k) => [50, 100, 200].map((f) => ({ name: `extend-lookback-k${k}-f${f}`, args: lookback(k, f) }))),
+  ...[10, 25].map((f) => ({ name: `extend-lookback-k8-f${f}`, args: lookback(8, f) })),
 ];
 
 function runOne(poslab, e) {
