@@ -225,6 +225,29 @@ function extendLoss(ctx, names) {
   ].join('\n');
 }
 
+// Methods that fail inside the trained range: their largest n solved stays
+// below train-max in every seed of every run named, zero-shot or after the
+// fine-tune.
+function extendInside(ctx, names) {
+  const files = names.map((n) => [n, runFile(ctx, n)]);
+  const missing = files.filter(([, f]) => !f).map(([n]) => n);
+  if (missing.length) return missing.map((n) => missingRun(ctx, n)).join('\n\n');
+  const outs = files.map(([, f]) => f.output);
+  const T = trainMax(outs[0]);
+  const methods = extendCurves(outs[0]).methods;
+  const lines = [];
+  for (const finetuned of [false, true]) {
+    const bad = methods
+      .map((m) => ({ m, solved: outs.flatMap((o) => extendCurves(o).get(m, finetuned).map((v) => v.solved)) }))
+      .filter((x) => x.solved.length && Math.max(...x.solved) < T);
+    const when = finetuned ? 'after the fine-tune' : 'zero-shot';
+    if (!bad.length) lines.push(`Every method solves every n ≤ ${T} (the trained range) ${when} in some seed of these runs.`);
+    for (const { m, solved } of bad)
+      lines.push(`${methodName(m)} ${when}: largest n solved ${Math.min(...solved) === Math.max(...solved) ? Math.min(...solved) : `${Math.min(...solved)}–${Math.max(...solved)}`} in every seed of these ${outs.length} runs, so it fails inside the trained range (n ≤ ${T}) too.`);
+  }
+  return lines.map((l) => `- ${l}`).join('\n');
+}
+
 // The command of a run, for prose that shows it.
 function runCommand(ctx, [name]) {
   const file = runFile(ctx, name);
@@ -470,6 +493,7 @@ export const generators = {
   'extend-curve': extendCurve,
   'extend-loss': extendLoss,
   'run-command': runCommand,
+  'extend-inside': extendInside,
   'page-run': pageRun,
   'extrapolate-table': extrapolateTable,
   'bench-attention': benchAttention,
