@@ -129,7 +129,7 @@ function extendTable(ctx, [name]) {
 }
 
 // Which methods reach furthest, per seed; which solve every n in every seed.
-function facts(out, finetuned) {
+export function facts(out, finetuned) {
   const cur = extendCurves(out);
   const seeds = out.runs.map((r) => r.seed);
   const N = testMax(out);

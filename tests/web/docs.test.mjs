@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { docFiles, renderAll, renderText, share } from '../../scripts/render-docs.mjs';
+import { docFiles, facts, renderAll, renderText, share } from '../../scripts/render-docs.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const files = docFiles(root);
@@ -150,4 +150,33 @@ test('shares are never rounded onto 0 or 1', () => {
   assert.equal(share(0.99996), '> 0.999');
   assert.equal(share(0.004), '0.004');
   assert.equal(share(0.5), '0.50');
+});
+
+// A run shaped as poslab extend prints it: per seed, per method, the largest n
+// solved (zero-shot and fine-tuned). The sentences below were worked out by hand.
+function fakeRun(solved) {
+  return {
+    options: { trainMax: 8, testMax: 32, finetuneSteps: 30 },
+    runs: Object.entries(solved).map(([seed, byMethod]) => ({
+      seed: Number(seed),
+      curves: Object.entries(byMethod).flatMap(([method, [zero, tuned]]) => [
+        { method, finetuned: false, solvedUpTo: zero, meanExtrapolated: 0.5 },
+        { method, finetuned: true, solvedUpTo: tuned, meanExtrapolated: 0.5 },
+      ]),
+    })),
+  };
+}
+
+test('a comparing sentence says "in every seed" only when every seed says so', () => {
+  // The README's old contradiction: NTK-aware furthest in seeds 1 and 2, YaRN (21 > 20) in seed 3.
+  const run = fakeRun({ 1: { ntk: [16, 32], yarn: [3, 14] }, 2: { ntk: [18, 32], yarn: [6, 32] }, 3: { ntk: [20, 32], yarn: [21, 32] } });
+  const zero = facts(run, false);
+  assert.equal(zero[0], 'No method reaches furthest without fine-tuning in every seed (seed 1: NTK-aware (n = 16); seed 2: NTK-aware (n = 18); seed 3: YaRN (rescaled edges) (n = 21)); NTK-aware in 2 of 3.');
+  assert.equal(zero[1], 'No method solves every n ≤ 32 without fine-tuning in every seed.');
+  const tuned = facts(run, true);
+  assert.equal(tuned[0], 'NTK-aware reaches furthest after 30 fine-tune steps in every seed (tied in some): seed 1: NTK-aware (n = 32); seed 2: NTK-aware and YaRN (rescaled edges) (n = 32); seed 3: NTK-aware and YaRN (rescaled edges) (n = 32).');
+  assert.equal(tuned[1], 'NTK-aware solves every n ≤ 32 after 30 fine-tune steps in every seed; YaRN (rescaled edges) in seeds 2 and 3 only.');
+  // When one seed stops short (27 of 32), "every n in every seed" must not be said.
+  const short = facts(fakeRun({ 1: { ntk: [32, 32] }, 2: { ntk: [32, 32] }, 3: { ntk: [27, 32] } }), false);
+  assert.equal(short[1], 'No method solves every n ≤ 32 without fine-tuning in every seed; NTK-aware in seeds 1 and 2 only.');
 });
