@@ -396,14 +396,14 @@ function benchTables(ctx) {
   const f = benchFile(ctx, 'tables');
   if (!f) return missingBench('tables', 'bench/tables.mjs');
   const d = f.data;
-  return `A ${(d.fileBytes / 1e6).toFixed(0)} MB \`.safetensors\` opened in exercise 6: reading the header and the table ${d.medianReadMs.toFixed(0)} ms (median of ${d.readMs.length}), decoding and the figures in the core's Worker ${median(d.analyzeMs).toFixed(0)} ms, file to both views ${(d.medianShownMs / 1000).toFixed(1)} s${when(d)}${d.load ? ` at load average ${d.load[0].toFixed(1)}` : ''}; from [\`bench/results/tables.json\`](${linkTo(ctx, f.path)}).`;
+  return `A ${(d.fileBytes / 1e6).toFixed(0)} MB \`.safetensors\` opened in exercise 6: reading the header and the table ${d.medianReadMs.toFixed(0)} ms (median of ${d.readMs.length}), decoding and the figures in the core's Worker ${median(d.analyzeMs).toFixed(0)} ms, file to both views ${(d.medianShownMs / 1000).toFixed(1)} s${when(d)}${d.load ? ` on ${d.cpus} CPUs at load average ${d.load[0].toFixed(1)}` : ''}; from [\`bench/results/tables.json\`](${linkTo(ctx, f.path)}).`;
 }
 
 function benchPython(ctx) {
   const f = benchFile(ctx, 'python');
   if (!f) return missingBench('python', 'bench/python.mjs');
   const d = f.data;
-  return `The code questions' runtime bundle is ${(d.bundleBytes / 1024).toFixed(0)} KiB (MicroPython, wasm inlined); loaded and ready in ${d.loadMs.toFixed(0)} ms, one check (a new Worker, the sinusoidal solution on its hidden cases) ${d.checkMs.toFixed(0)} ms, medians of ${d.runs}${when(d)}${d.load ? ` at load average ${d.load[0].toFixed(1)}` : ''}; from [\`bench/results/python.json\`](${linkTo(ctx, f.path)}).`;
+  return `The code questions' runtime bundle is ${(d.bundleBytes / 1024).toFixed(0)} KiB (MicroPython, wasm inlined); loaded and ready in ${d.loadMs.toFixed(0)} ms, one check (a new Worker, the sinusoidal solution on its hidden cases) ${d.checkMs.toFixed(0)} ms, medians of ${d.runs}${when(d)}${d.load ? ` on ${d.cpus} CPUs at load average ${d.load[0].toFixed(1)}` : ''}; from [\`bench/results/python.json\`](${linkTo(ctx, f.path)}).`;
 }
 
 // ---------------------------------------------------------------- from the sources
