@@ -143,7 +143,10 @@ export function facts(out, finetuned) {
   const furthestCount = new Map(cur.methods.map((m) => [m, perSeed.filter((p) => p.methods.includes(m)).length]));
   const everySeed = cur.methods.filter((m) => furthestCount.get(m) === seeds.length);
   const detail = perSeed.map((p) => `seed ${p.seed}: ${list(p.methods.map(methodName))} (n = ${p.best})`).join('; ');
-  if (seeds.length === 1) lines.push(`Furthest ${when} (largest n solved): ${detail}.`);
+  // When every seed's best solves every n, the sentence below says it all.
+  if (perSeed.every((p) => p.best >= N)) {
+    // nothing: "who reaches furthest" is every method that solves every n
+  } else if (seeds.length === 1) lines.push(`Furthest ${when} (largest n solved): ${detail}.`);
   else if (everySeed.length === 1) lines.push(`${methodName(everySeed[0])} reaches furthest ${when} in every seed${perSeed.some((p) => p.methods.length > 1) ? ' (tied in some)' : ''}: ${detail}.`);
   else if (everySeed.length > 1) lines.push(`${list(everySeed.map(methodName))} reach furthest ${when} in every seed: ${detail}.`);
   else {
@@ -157,8 +160,8 @@ export function facts(out, finetuned) {
   const parts = [];
   parts.push(all.length ? `${list(all.map(methodName))} solve${all.length === 1 ? 's' : ''} every n ≤ ${N} ${when} in every seed` : `no method solves every n ≤ ${N} ${when} in every seed`);
   if (some.length) parts.push(`${list(some.map((m) => `${methodName(m)} in seed${seedsOf(m).length > 1 ? 's' : ''} ${list(seedsOf(m).map(String))}`))} only`);
-  lines.push(`${parts.join('; ')}.`.replace(/^./, (c) => c.toUpperCase()));
-  return lines;
+  lines.push(`${parts.join('; ')}.`);
+  return lines.map((l) => l.replace(/^./, (c) => c.toUpperCase()));
 }
 
 function extendFacts(ctx, [name]) {
