@@ -29,7 +29,7 @@ const defaultRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 // ---------------------------------------------------------------- formatting
 
-const METHOD = { none: 'none (plain RoPE)', pi: 'PI', ntk: 'NTK-aware', yarn: 'YaRN (rescaled edges)', base: 'larger base' };
+const METHOD = { none: 'plain RoPE (none)', pi: 'PI', ntk: 'NTK-aware', yarn: 'YaRN (rescaled edges)', base: 'larger base' };
 const methodName = (m) => METHOD[m] ?? m;
 
 // A share (exact match) with two decimals, never rounded onto 0 or 1: 0.9974

@@ -177,7 +177,7 @@ test('a comparing sentence says "in every seed" only when every seed says so', (
   assert.deepEqual(facts(run, true), ['NTK-aware solves every n ≤ 32 after 30 fine-tune steps in every seed; YaRN (rescaled edges) in seeds 2 and 3 only.']);
   // One method furthest in every seed, tied in one.
   const tied = facts(fakeRun({ 1: { ntk: [16, 32], none: [10, 32] }, 2: { ntk: [18, 32], none: [18, 32] } }), false);
-  assert.equal(tied[0], 'NTK-aware reaches furthest without fine-tuning in every seed (tied in some): seed 1: NTK-aware (n = 16); seed 2: NTK-aware and none (plain RoPE) (n = 18).'); // methods in the run's order
+  assert.equal(tied[0], 'NTK-aware reaches furthest without fine-tuning in every seed (tied in some): seed 1: NTK-aware (n = 16); seed 2: NTK-aware and plain RoPE (none) (n = 18).'); // methods in the run's order
   // When one seed stops short (27 of 32), "every n in every seed" must not be said.
   const short = facts(fakeRun({ 1: { ntk: [32, 32] }, 2: { ntk: [32, 32] }, 3: { ntk: [27, 32] } }), false);
   assert.equal(short[1], 'No method solves every n ≤ 32 without fine-tuning in every seed; NTK-aware in seeds 1 and 2 only.');
