@@ -246,9 +246,9 @@ function extendInside(ctx, names) {
     const when = finetuned ? 'after the fine-tune' : 'zero-shot';
     if (!bad.length) lines.push(`Every method solves every n ≤ ${T} (the trained range) ${when} in some seed of these runs.`);
     for (const { m, solved } of bad)
-      lines.push(`${methodName(m)} ${when}: largest n solved ${Math.min(...solved) === Math.max(...solved) ? Math.min(...solved) : `${Math.min(...solved)}–${Math.max(...solved)}`} in every seed of these ${outs.length} runs, so it fails inside the trained range (n ≤ ${T}) too.`);
+      lines.push(`${methodName(m)} ${when}: largest n solved ${Math.min(...solved) === Math.max(...solved) ? Math.min(...solved) : `${Math.min(...solved)}–${Math.max(...solved)}`} in every seed of ${outs.length === 1 ? 'this run' : `these ${outs.length} runs`}, so it fails inside the trained range (n ≤ ${T}) too.`);
   }
-  return lines.map((l) => `- ${l}`).join('\n');
+  return lines.map((l) => `- ${l.replace(/^./, (c) => c.toUpperCase())}`).join('\n');
 }
 
 // The command of a run, for prose that shows it.
