@@ -31,6 +31,8 @@ const defaultRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 const METHOD = { none: 'plain RoPE (none)', pi: 'PI', ntk: 'NTK-aware', yarn: 'YaRN (rescaled edges)', base: 'larger base' };
 const methodName = (m) => METHOD[m] ?? m;
+const SCHEME = { learned: 'learned', sinusoidal: 'sinusoidal', rope: 'RoPE', alibi: 'ALiBi', none: 'none (NoPE)' };
+const schemeName = (x) => SCHEME[x] ?? x;
 
 // A share (exact match) with two decimals, never rounded onto 0 or 1: 0.9974
 // is "0.997", not "1.00" (a run that failed somewhere must not read as perfect).
@@ -299,19 +301,22 @@ function extrapolateTable(ctx, [name]) {
   const o = out.options;
   const rows = schemes.map((s) => {
     const rs = runs.filter((r) => r.scheme === s);
-    return [s, `${share(median(rs.map((r) => r.meanExtrapolated)))} (${rs.map((r) => share(r.meanExtrapolated)).join(', ')})`, rs.map((r) => r.solvedUpTo).join(', ')];
+    return [schemeName(s), `${share(median(rs.map((r) => r.meanExtrapolated)))} (${rs.map((r) => share(r.meanExtrapolated)).join(', ')})`, rs.map((r) => r.solvedUpTo).join(', ')];
   });
-  const best = seeds.map((seed) => {
+  const tops = seeds.map((seed) => {
     const here = runs.filter((r) => r.seed === seed);
     const top = Math.max(...here.map((r) => r.solvedUpTo));
-    return `seed ${seed}: ${list(here.filter((r) => r.solvedUpTo === top).map((r) => r.scheme))} (n = ${top})`;
+    return { seed, top, schemes: here.filter((r) => r.solvedUpTo === top).map((r) => r.scheme) };
   });
+  const best = tops.map((t) => `seed ${t.seed}: ${list(t.schemes.map(schemeName))} (n = ${t.top})`);
+  const always = schemes.filter((x) => tops.every((t) => t.schemes.includes(x)));
+  const lead = always.length ? `${list(always.map(schemeName))} reach${always.length === 1 ? 'es' : ''} furthest in every seed` : 'No scheme reaches furthest in every seed';
   return [
     `${source(ctx, file)} Trained on n ≤ ${o.trainMax}, tested to n = ${o.testMax}; seeds ${seeds.join(', ')}.`,
     '',
     table(['scheme', `median mean exact match, n = ${o.trainMax + 1}…${o.testMax} (per seed)`, 'largest n solved (per seed)'], rows),
     '',
-    `Furthest per seed (largest n solved): ${best.join('; ')}.`,
+    `${lead} (largest n solved: ${best.join('; ')}).`,
   ].join('\n');
 }
 
