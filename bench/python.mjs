@@ -29,7 +29,7 @@ const t0 = performance.now();
 const source = await pythonWorkerSource();
 const bundleMs = performance.now() - t0;
 const status = await sandboxStatus();
-const out = { runs: RUNS, bundleBytes: source.length, bundleBuildMs: bundleMs, sandbox: status };
+const out = { date: new Date().toISOString(), cpus: os.cpus().length, load: os.loadavg(), runs: RUNS, bundleBytes: source.length, bundleBuildMs: bundleMs, sandbox: status };
 for (const sandbox of status.ok ? [true, false] : [false]) {
   const load = [];
   const check = [];

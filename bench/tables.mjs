@@ -65,4 +65,4 @@ console.log(`  read (header + tensor bytes, File.slice): ${median(reads).toFixed
 console.log(`  decode + figures in the core (Worker):    ${median(analyses).toFixed(1)} ms`);
 console.log(`  file chosen → both tables' views drawn:   ${median(times)} ms (runs: ${times.join(', ')})`);
 fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-fs.writeFileSync(path.join(root, 'bench/results/tables.json'), JSON.stringify({ fileBytes: size, readMs: reads, analyzeMs: analyses, shownMs: times, medianReadMs: median(reads), medianShownMs: median(times) }, null, 2));
+fs.writeFileSync(path.join(root, 'bench/results/tables.json'), JSON.stringify({ date: new Date().toISOString(), cpus: os.cpus().length, load: os.loadavg(), fileBytes: size, readMs: reads, analyzeMs: analyses, shownMs: times, medianReadMs: median(reads), medianShownMs: median(times) }, null, 2));

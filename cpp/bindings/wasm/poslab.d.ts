@@ -470,7 +470,7 @@ export interface PositionLab extends PositionLabTraining, PositionLabBench, Posi
   callCore(options: { call: string; args?: unknown }): unknown;
   contentHash(options: { exercise: Exercise }): string;
   /** seed = 32-bit hash of (learner, exercise id, content hash); variant drawn from it.
-   *  A variant outside its limits (integers within ±(2^53 − 1), lengths 0…4096; exercises/README.md)
+   *  A variant outside its limits (integers within ±(2^53 − 1), lengths 0…4096; docs/authors/variants.md)
    *  throws code bad_exercise, naming the field: "variants.n.max: …".
    *  optionOrders: per choice (and prediction) question, its option ids in the order this learner sees them
    *  (drawn from the seed and the question id; options with `fixed: true` keep their place). */
