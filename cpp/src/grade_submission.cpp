@@ -405,6 +405,9 @@ bool parse_submission(const std::string& text, const std::string& path, json& su
                       detail("nul_byte", {{"byte", nul}}));
     // At most one UTF-8 byte order mark, at the start (as an editor may write it); a second one is not JSON.
     const std::size_t start = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+    if (start && text.compare(3, 3, "\xEF\xBB\xBF") == 0)
+        return refuse("invalid_file", "not JSON: the file starts with two byte order marks (at most one, before the JSON)",
+                      detail("two_boms"));
     if (Problem p = json_text_detail(text); !p.empty()) {
         p.text = "the file is " + p.text + "; a submission nests at most " + std::to_string(kMaxDepth);
         rows = json::array({submission_row(path, "", "", "too_large", p)});

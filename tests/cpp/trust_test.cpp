@@ -196,7 +196,9 @@ TEST(TrustGrade, TheFiveForgeriesScoreZero) {
     EXPECT_TRUE(bom1["ok"].get<bool>());
     EXPECT_EQ(bom1["attempts"].size(), 1u);
     EXPECT_EQ(points(grade_submission_text("\xEF\xBB\xBF" + plain, "f.json", ex)), 0.0);
-    EXPECT_EQ(grade_submission_text("\xEF\xBB\xBF\xEF\xBB\xBF" + plain, "f.json", ex)[0]["status"], "invalid_file");
+    const json bom2 = grade_submission_text("\xEF\xBB\xBF\xEF\xBB\xBF" + plain, "f.json", ex);
+    EXPECT_EQ(bom2[0]["status"], "invalid_file");
+    EXPECT_EQ(bom2[0]["details"][0]["code"], "two_boms");
     EXPECT_FALSE(code_attempts_text("\xEF\xBB\xBF\xEF\xBB\xBF" + plain, "f.json", ex)["ok"].get<bool>());
     // 4. 200 lab-rejected attempts first: the real one is listed (counted 1st) and, not re-run, scores 0.
     json many = json::array();
@@ -243,6 +245,7 @@ TEST(TrustGrade, PastMaxAttemptsAreIgnoredNotGraded) {
     EXPECT_EQ(rows[0]["questions"][0]["attempts"], 3);
     EXPECT_EQ(rows[0]["questions"][0]["ignored"], 2);
     EXPECT_EQ(rows[0]["codeRuns"]["pe"]["crashed"], 3);
+    EXPECT_EQ(rows[0]["codeRuns"]["pe"].size(), 1u);  // the right results past the limit were never taken
 }
 
 TEST(TrustRows, AHostileRowIsCapped) {

@@ -7,7 +7,7 @@
 // exports CSV (UTF-8 BOM) and JSON. Nothing leaves the machine.
 /* global __EXERCISES__ */
 import { h } from './h.js';
-import { t, pick, setLang, lang, LANGS } from '../i18n.js';
+import { t, pick, setLang, lang, LANGS, has as hasText } from '../i18n.js';
 import { createCore } from '../core-client.js';
 import { analyse, histogram, minutesSpent, rosterTable, itemsTable, plainTex, codeRunsText } from './analysis.js';
 import { countRunnable, runListedAttempts, RUN_STATUSES, DEFAULT_BUDGET_MS } from '../grading/code-rerun.js';
@@ -294,6 +294,13 @@ const COLUMNS = () => [
   { key: 'status', label: t('instructor.col_status'), value: (L) => L.statuses.join(' '), text: true, show: (_, L) => L.statuses.map(statusText).join('・') + (L.flags.length ? ` (${L.flags.join(', ')})` : '') },
 ];
 
+// A run status as the core's codeRuns says it: a re-run status, or not_rerun(reason).
+function runStatusText(s) {
+  const m = /^not_rerun\(([a-z_]{1,32})\)$/.exec(s);
+  if (m) return t('instructor.run_not_rerun', { reason: hasText(`instructor.not_rerun_${m[1]}`) ? t(`instructor.not_rerun_${m[1]}`) : m[1] });
+  return RUN_STATUSES.includes(s) ? t(`instructor.run_${s}`) : s;
+}
+
 // A learner's code runs, per code question: "12. sinusoidal: passed the sandbox 1, time limit 1".
 function codeRunsShown(codeRuns) {
   const entries = Object.entries(codeRuns ?? {}).filter(([, tally]) => Object.keys(tally).length);
@@ -307,7 +314,9 @@ function codeRunsShown(codeRuns) {
         { 'data-code-run': key, 'data-statuses': Object.keys(tally).join(' ') },
         t('instructor.code_runs_item', {
           question: qLabel(key),
-          runs: RUN_STATUSES.filter((s) => tally[s]).map((s) => t('instructor.code_run_count', { status: t(`instructor.run_${s}`), n: tally[s] })).join(t('instructor.code_run_sep')),
+          runs: [...RUN_STATUSES.filter((s) => tally[s]), ...Object.keys(tally).filter((s) => !RUN_STATUSES.includes(s)).sort()]
+            .map((s) => t('instructor.code_run_count', { status: runStatusText(s), n: tally[s] }))
+            .join(t('instructor.code_run_sep')),
         }),
       ),
     ),
