@@ -94,12 +94,14 @@ TEST(TrustCodeAttempts, OnlyUpToMaxAttemptsAndNeverLabRejectedOnes) {
     json attempts = json::array();
     // 200 attempts with a lab setting the exercise does not allow, first: the grader rejects them.
     for (int i = 0; i < 200; ++i) attempts.push_back(attempt("junk", {{"lab", {{"dModel", 999999}}}}));
+    // A malformed code answer (code is not text) is not counted by the grader, so not listed.
+    attempts.push_back({{"question", "pe"}, {"answer", {{"code", 5}}}});
     for (int i = 0; i < 5; ++i) attempts.push_back(attempt("real" + std::to_string(i)));
     const json list = code_attempts_text(submission("ann", attempts), "f.json", ex);
     ASSERT_EQ(list["attempts"].size(), 3u);  // max_attempts: 3 of the 5 real ones
     EXPECT_EQ(list["attempts"][0]["code"], "real0");
     EXPECT_EQ(list["attempts"][2]["code"], "real2");
-    EXPECT_EQ(list["attempts"][0]["key"], "trust-demo/pe/200");
+    EXPECT_EQ(list["attempts"][0]["key"], "trust-demo/pe/201");
 }
 
 TEST(TrustCodeAttempts, DuplicateEntriesAreOneHistoryInTimeOrder) {
@@ -141,6 +143,8 @@ TEST(TrustGrade, StoredResultsAreNeverRead) {
     EXPECT_EQ(points(none), 0.0);
     EXPECT_TRUE(has_flag(none[0], "not_rerun:1"));
     EXPECT_EQ(none[0]["codeRuns"]["pe"]["not_rerun(no_code_results)"], 1);
+    EXPECT_EQ(none[0]["questions"][0]["attempts"], 1);  // counted (it cost the learner an attempt), scored 0
+    EXPECT_EQ(none[0]["details"].back()["code"], "not_rerun");
     // Code results that do not name it: no_result.
     const json other = grade_submission_text(text, "f.json", ex, json{{"trust-demo/pe/7", {{"status", "ok"}}}});
     EXPECT_EQ(points(other), 0.0);
