@@ -292,6 +292,7 @@ json grade_submission_value(const json& sub, const std::string& path, const Grad
                     const std::string shown = st == "not_rerun" ? "not_rerun(" + a["answer"]["reason"].get<std::string>() + ")" : st;
                     if (st == "not_rerun") ++not_rerun;
                     json& tally = code_runs[qid];
+                    if (!tally.is_object()) tally = json::object();
                     tally[shown] = tally.value(shown, 0) + 1;
                 }
             }

@@ -8,7 +8,7 @@
 # decimals, ; quoted, bidi controls visible). The right results are computed
 # here from the formula (PE[p][2i] = sin(p/10000^(2i/d)), cos for 2i+1).
 set -u
-poslab="$1"
+poslab="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 here="$(cd "$(dirname "$0")" && pwd)"
 exercises="$here/../../exercises"
 tmp="$(mktemp -d)"
@@ -74,12 +74,12 @@ for mode in control nul long bom1 bom2 cap help; do
   out=$("$poslab" grade --exercises "$exercises" --code-results "$tmp/r-$mode.json" --format json -- "$tmp/$mode.json" 2>/dev/null)
   case $mode in
     nul|bom2) echo "$out" | rows 'r.length===1&&r[0].status==="invalid_file"&&r[0].points===null'; check "$mode: the file is not JSON for the grader (no points at all)" $? ;;
-    long) echo "$out" | rows 'const w=r.find(x=>x.exercise==="write-the-code");w.questions.find(q=>q.id==="sinusoidal").points===0&&w.flags.includes("not_rerun:1")&&w.codeRuns.sinusoidal["not_rerun(too_long)"]===1&&r.find(x=>x.exercise==="hand-calc").points>0'; check "long code: 0, flagged not_rerun(too_long); hand-calc graded" $? ;;
-    *) echo "$out" | rows 'const w=r.find(x=>x.exercise==="write-the-code");w.questions.find(q=>q.id==="sinusoidal").points===0&&w.codeRuns.sinusoidal.ok===1&&r.find(x=>x.exercise==="hand-calc").points>0'; check "$mode: the junk code scores 0 from its re-run; hand-calc graded" $? ;;
+    long) echo "$out" | rows '(w=>w.questions.find(q=>q.id==="sinusoidal").points===0&&w.flags.includes("not_rerun:1")&&w.codeRuns.sinusoidal["not_rerun(too_long)"]===1)(r.find(x=>x.exercise==="write-the-code"))&&r.find(x=>x.exercise==="hand-calc").points>0'; check "long code: 0, flagged not_rerun(too_long); hand-calc graded" $? ;;
+    *) echo "$out" | rows '(w=>w.questions.find(q=>q.id==="sinusoidal").points===0&&w.codeRuns.sinusoidal.ok===1)(r.find(x=>x.exercise==="write-the-code"))&&r.find(x=>x.exercise==="hand-calc").points>0'; check "$mode: the junk code scores 0 from its re-run; hand-calc graded" $? ;;
   esac
   # Without any re-run result: 0 and flagged, never the stored results.
   if [ "$mode" != nul ] && [ "$mode" != bom2 ]; then
-    "$poslab" grade --exercises "$exercises" --format json -- "$tmp/$mode.json" 2>/dev/null | rows 'const w=r.find(x=>x.exercise==="write-the-code");w.questions.find(q=>q.id==="sinusoidal").points===0&&w.flags.some(f=>f.startsWith("not_rerun:"))&&w.details.some(d=>d.code==="not_rerun")'
+    "$poslab" grade --exercises "$exercises" --format json -- "$tmp/$mode.json" 2>/dev/null | rows '(w=>w.questions.find(q=>q.id==="sinusoidal").points===0&&w.flags.some(f=>f.startsWith("not_rerun:"))&&w.details.some(d=>d.code==="not_rerun"))(r.find(x=>x.exercise==="write-the-code"))'
     check "$mode: no --code-results: 0 and flagged not_rerun" $?
   fi
 done

@@ -99,7 +99,9 @@ function gradeCode() {
     const cells = line.split(','); // no file, learner or message here holds a comma
     const [, learner, exercise, points] = cells;
     if (cells[7] === 'graded') totals.set(learner, (totals.get(learner) ?? 0) + Number(points));
-    if (cells[10]) runs.set(learner, cells[10].split(';').map((x) => `${exercise}/${x}`).join(';'));
+    // A cell holding ; is quoted (the core's writer); none here holds a comma or a quote.
+    const cell = cells[10].replace(/^"|"$/g, '');
+    if (cell) runs.set(learner, cell.split(';').map((x) => `${exercise}/${x}`).join(';'));
   }
   return { totals, runs };
 }
@@ -143,11 +145,11 @@ test('the page re-runs code: points equal grade-code.mjs, not the forged claim; 
   assert.match(await item(names.looper, 'sinusoidal').textContent(), /^12\. sinusoidal：時間切れ 1 回$/);
   assert.equal(await item(names.looper, 'alibi').getAttribute('data-statuses'), 'ok');
   assert.equal(await item(names.forger, 'sinusoidal').getAttribute('data-statuses'), 'ok');
-  assert.equal(runs.get(names.looper), 'write-the-code/sinusoidal:timeout=1;write-the-code/alibi:ok=1');
+  assert.equal(runs.get(names.looper), 'write-the-code/alibi:ok=1;write-the-code/sinusoidal:timeout=1');
   // Print spam times out, import os / js fail to load, the huge allocation runs (MemoryError in each case): no points, as grade-code.mjs.
   assert.equal(claimed.get(names.hostile), 4, 'the hostile file claims four questions right');
   assert.equal(shown.get(names.hostile), 0);
-  assert.equal(runs.get(names.hostile), 'write-the-code/causal-mask:timeout=1;write-the-code/alibi:ok=1;write-the-code/rope:load_error=1;write-the-code/attention-row:load_error=1');
+  assert.equal(runs.get(names.hostile), 'write-the-code/alibi:ok=1;write-the-code/attention-row:load_error=1;write-the-code/causal-mask:timeout=1;write-the-code/rope:load_error=1');
   for (const [q, status] of [['causal-mask', 'timeout'], ['alibi', 'ok'], ['rope', 'load_error'], ['attention-row', 'load_error']]) assert.equal(await item(names.hostile, q).getAttribute('data-statuses'), status, q);
   const plain = [...shown.keys()].filter((l) => !Object.values(names).includes(l));
   for (const l of plain) assert.equal(await page.locator(`#roster tr[data-learner="${l}"] li[data-code-run]`).count(), 0);
@@ -165,7 +167,7 @@ test('the page re-runs code: points equal grade-code.mjs, not the forged claim; 
   const head = csv[0].split(',');
   const col = head.indexOf('code_runs');
   assert.ok(col > 0, csv[0]);
-  const rowOf = (l) => csv.find((line) => line.startsWith(`${l},`)).split(',');
+  const rowOf = (l) => csv.find((line) => line.startsWith(`${l},`)).split(',').map((c) => c.replace(/^"|"$/g, ''));
   for (const l of Object.values(names)) assert.equal(rowOf(l)[col], runs.get(l), l);
   for (const l of plain) assert.equal(rowOf(l)[col], '');
 

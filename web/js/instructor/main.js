@@ -19,7 +19,6 @@ import { detailsText } from './details.js';
 const exercises = (typeof __EXERCISES__ !== 'undefined' ? __EXERCISES__ : []).map(({ file, ...data }) => data);
 export const MAX_FILES = 1000;
 export const MAX_BYTES = 8 * 1024 * 1024; // as poslab grade (kMaxSubmissionBytes)
-const BATCH = 10;
 
 const header = document.getElementById('site-header');
 const root = document.getElementById('main');
