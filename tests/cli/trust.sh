@@ -62,7 +62,7 @@ make "$tmp/honest.json" ann honest "$right"
 js "const fs=require('fs');const l=JSON.parse(fs.readFileSync(0,'utf8'));const r=require('$tmp/right.js');fs.writeFileSync(process.argv[1],JSON.stringify({[process.argv[2]]:Object.fromEntries(l.attempts.map(a=>[a.key,{status:'ok',results:r(a.cases)}]))}))" "$tmp/results.json" "$tmp/honest.json" < <(list "$tmp/honest.json")
 out=$("$poslab" grade --exercises "$exercises" --code-results "$tmp/results.json" --format json -- "$tmp/honest.json" 2>/dev/null); status=$?
 echo "$out" | rows 'r.find(x=>x.exercise==="write-the-code").questions.find(q=>q.id==="sinusoidal").points===1 && r.find(x=>x.exercise==="write-the-code").flags.length===0'; check "honest: the re-run earns the sinusoidal question its point, no flag" $?
-echo "$out" | rows 'r.find(x=>x.exercise==="hand-calc").points===r.find(x=>x.exercise==="hand-calc").max'; check "honest: the hand-calc answer grades" $?
+echo "$out" | rows '(q=>q.points===q.max&&q.max>0)(r.find(x=>x.exercise==="hand-calc").questions.find(q=>q.id==="softmax-a"))'; check "honest: the hand-calc answer grades" $?
 
 # The control (junk code, stored right results, no trick) and the five forgeries: 0 for the code, flagged; hand-calc still graded.
 for mode in control nul long bom1 bom2 cap help; do
