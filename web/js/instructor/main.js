@@ -9,7 +9,7 @@
 import { h } from './h.js';
 import { t, pick, setLang, lang, LANGS, has as hasText } from '../i18n.js';
 import { createCore } from '../core-client.js';
-import { analyse, histogram, minutesSpent, rosterTable, itemsTable, plainTex, codeRunsText } from './analysis.js';
+import { analyse, histogram, minutesSpent, rosterTable as rosterCells, itemsTable as itemsCells, plainTex, codeRunsText } from './analysis.js';
 import { countRunnable, runListedAttempts, RUN_STATUSES, DEFAULT_BUDGET_MS } from '../grading/code-rerun.js';
 import { runPython, loadRuntime } from '../python/py-client.js';
 import { histogramFigure } from './charts.js';
@@ -481,8 +481,8 @@ function exportsBlock(result) {
   return h(
     'div',
     { class: 'exports' },
-    h('button', { type: 'button', id: 'export-roster', onclick: () => downloadCsv(`position-lab-roster-${stamp}.csv`, rosterTable(result, ids)) }, t('instructor.export_roster')),
-    h('button', { type: 'button', id: 'export-items', onclick: () => downloadCsv(`position-lab-items-${stamp}.csv`, itemsTable(result)) }, t('instructor.export_items')),
+    h('button', { type: 'button', id: 'export-roster', onclick: () => downloadCsv(`position-lab-roster-${stamp}.csv`, rosterCells(result, ids)) }, t('instructor.export_roster')),
+    h('button', { type: 'button', id: 'export-items', onclick: () => downloadCsv(`position-lab-items-${stamp}.csv`, itemsCells(result)) }, t('instructor.export_items')),
     h('button', { type: 'button', id: 'export-rows', onclick: () => downloadRowsCsv(`position-lab-grades-${stamp}.csv`) }, t('instructor.export_rows')),
     h(
       'button',
