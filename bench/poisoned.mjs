@@ -7,6 +7,7 @@
 // default 20) and through `poslab grade` alone. Prints the time, the peak
 // memory (/usr/bin/time -v when present, else the children's maxRSS from
 // process.resourceUsage) and whether the honest row is present and right.
+// POSLAB_POISONED_SKIP_RERUN=1 measures `poslab grade` only.
 // A measurement, never a test: nothing here asserts on time.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -66,15 +67,16 @@ function measure(cmd, args) {
 const honestRow = (csv) => csv.split('\n').find((l) => l.includes(',honest,hand-calc,')) ?? null;
 
 try {
-  const g = measure(process.execPath, [path.join(root, 'scripts/grade-code.mjs'), '--exercises', exercises, '--poslab', poslab, '--budget-s', String(BUDGET_S), '--', ...files]);
+  const skip = process.env.POSLAB_POISONED_SKIP_RERUN === '1';
+  const g = skip ? null : measure(process.execPath, [path.join(root, 'scripts/grade-code.mjs'), '--exercises', exercises, '--poslab', poslab, '--budget-s', String(BUDGET_S), '--', ...files]);
   const p = measure(poslab, ['grade', '--exercises', exercises, '--', ...files]);
   const total = (sizes.reduce((a, b) => a + b, 0) / MB).toFixed(1);
-  for (const [name, r] of [['grade-code.mjs', g], ['poslab grade', p]]) {
+  for (const [name, r] of [['grade-code.mjs', g], ['poslab grade', p]].filter(([, r]) => r)) {
     const row = honestRow(r.stdout);
     console.log(`poisoned batch (${HOSTILE} × ~${(sizes[0] / MB).toFixed(1)} MB + 1 honest, ${total} MB) through ${name}: ${r.seconds.toFixed(1)} s, peak ${r.peakMb.toFixed(0)} MB${hasTime ? '' : ' (this process and its children)'}, exit ${r.status}, ${r.stdout.split('\n').filter(Boolean).length - 1} row(s), stderr ${r.stderrBytes} bytes; honest row ${row ? `present: ${row}` : 'MISSING'}`);
   }
   fs.mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
-  fs.writeFileSync(path.join(root, 'bench', 'results', 'poisoned.json'), `${JSON.stringify({ files: sizes, budgetS: BUDGET_S, gradeCode: { seconds: g.seconds, peakMb: g.peakMb, status: g.status, honest: honestRow(g.stdout) }, poslabGrade: { seconds: p.seconds, peakMb: p.peakMb, status: p.status, honest: honestRow(p.stdout) }, cpus: os.cpus().length, load: os.loadavg() }, null, 1)}\n`);
+  fs.writeFileSync(path.join(root, 'bench', 'results', 'poisoned.json'), `${JSON.stringify({ files: sizes, budgetS: BUDGET_S, gradeCode: g && { seconds: g.seconds, peakMb: g.peakMb, status: g.status, honest: honestRow(g.stdout) }, poslabGrade: { seconds: p.seconds, peakMb: p.peakMb, status: p.status, honest: honestRow(p.stdout) }, cpus: os.cpus().length, load: os.loadavg() }, null, 1)}\n`);
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }
