@@ -36,5 +36,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const json rows = g::grade_submission_text(text, "fuzz.json", *exercises);
     if (!rows.is_array() || rows.empty()) std::abort();
     (void)rows.dump(-1, ' ', false, json::error_handler_t::replace);
+    // The re-runner's list: the same parse, never throws; every listed attempt has a key.
+    const json list = g::code_attempts_text(text, "fuzz.json", *exercises);
+    for (const json& a : list["attempts"])
+        if (!a["key"].is_string()) std::abort();
+    for (const json& r : rows) (void)g::csv_row(r);
     return 0;
 }

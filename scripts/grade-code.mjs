@@ -1,34 +1,48 @@
 #!/usr/bin/env node
 // The instructor's one grading command for submissions with code questions:
 //
-//   node scripts/grade-code.mjs --exercises exercises [--poslab build/native/poslab] [--format csv|json] SUBMISSION.json…
+//   node scripts/grade-code.mjs --exercises DIR [--poslab PATH] [--format csv|json]
+//        [--budget-s SECONDS] [--no-sandbox] [--] SUBMISSION.json…
 //
-// For every attempt at a code question it runs the submitted code again —
-// never trusting the results the page stored — in the sandbox the page uses
-// (the same MicroPython wasm, scripts/py-sandbox.mjs: a worker_threads Worker
-// with resource limits, the question's time limit, no file system, no
-// network), on the learner's hidden cases (`poslab variant`, from the learner
-// id), and puts the fresh results in a copy of the submission. Then `poslab
-// grade` grades every answer of every file, code or not, into ONE CSV (or
-// JSON), with one more column, code_runs: per code question, how its attempts
-// ended (ok, timeout, syntax_error, load_error, no_function, memory, crashed,
-// not_code). A hostile submission (an endless loop, print spam, a huge
-// allocation, import os / js) gets its status there and scores what the core
-// gives it; every other answer and file is still graded. Exit status: poslab
-// grade's.
+// One file at a time, each written as soon as it is graded (one bad file
+// never costs the others their rows; only one file's data is held at once):
+//
+// 1. `poslab code-attempts` (the core's parser, the grader's own rules) lists
+//    the code attempts of the file that can count: per learner and question,
+//    after duplicate entries are merged, up to max_attempts, each with a key,
+//    its code, the function, the time limit and the learner's hidden cases.
+// 2. Each listed attempt is run with runPython (scripts/py-sandbox.mjs), within
+//    a time budget per learner (--budget-s, default 120 s over all their files;
+//    past it: not_rerun(budget)). Code the core marks too long is not run.
+// 3. `poslab grade --code-results` grades every answer of the file with those
+//    results; the status, results or output a submission stores are never
+//    read. A code attempt with no re-run result scores 0 and is flagged
+//    not_rerun:N (the code_runs column says why).
+//
+// The CSV is the core's (the one writer, as `poslab grade` and the results
+// page write it). No submission string reaches a command line as an option:
+// file names follow `--`, learner ids never leave the core.
+//
+// The sandbox: if py-sandbox.mjs says it is unavailable (sandboxStatus), no
+// code is run: every code attempt is not_rerun(sandbox_unavailable), the
+// other answers are still graded, and the exit status is 3 with the reason.
+// --no-sandbox runs code without the operating-system sandbox, for trusted
+// input only, and says so on every run.
+//
+// Exit status: 0 every row graded with no flag; 1 some row not graded or
+// flagged (every row still written); 2 usage error; 3 sandbox unavailable.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
-import { loadExercises } from '../web/js/exercise-loader.mjs';
-import { runPython } from './py-sandbox.mjs';
-import { rerunCodeAttempts, codeRunsCell } from '../web/js/grading/code-rerun.js';
+import { join, resolve } from 'node:path';
+import * as sandbox from './py-sandbox.mjs';
+import { runListedAttempts, DEFAULT_BUDGET_MS } from '../web/js/grading/code-rerun.js';
 
-const MAX_FILE_BYTES = 8 << 20;
+const MAX_LIST_BYTES = 256 << 20;
 
 function usage(msg) {
   if (msg) console.error(`grade-code: ${msg}`);
-  console.error('usage: node scripts/grade-code.mjs --exercises DIR [--poslab PATH] [--format csv|json] SUBMISSION.json…');
+  console.error('usage: node scripts/grade-code.mjs --exercises DIR [--poslab PATH] [--format csv|json] [--budget-s SECONDS] [--no-sandbox] [--] SUBMISSION.json…');
   process.exit(2);
 }
 
@@ -36,95 +50,125 @@ const argv = process.argv.slice(2);
 let dir = null;
 let poslab = resolve('build/native/poslab');
 let format = 'csv';
+let budgetMs = DEFAULT_BUDGET_MS;
+let noSandbox = false;
 const files = [];
 for (let i = 0; i < argv.length; i++) {
-  if (argv[i] === '--exercises') dir = argv[++i];
-  else if (argv[i] === '--poslab') poslab = resolve(argv[++i]);
-  else if (argv[i] === '--format') format = argv[++i];
-  else if (argv[i] === '--help' || argv[i] === '-h') usage();
-  else files.push(argv[i]);
+  const a = argv[i];
+  const value = () => {
+    if (i + 1 >= argv.length) usage(`${a} needs a value`);
+    return argv[++i];
+  };
+  if (a === '--') {
+    files.push(...argv.slice(i + 1));
+    break;
+  } else if (a === '--exercises') dir = value();
+  else if (a === '--poslab') poslab = resolve(value());
+  else if (a === '--format') format = value();
+  else if (a === '--budget-s') {
+    const v = value();
+    if (!/^\d+(\.\d+)?$/.test(v) || !(Number(v) > 0) || Number(v) > 86400) usage(`--budget-s is a number of seconds above 0 and at most 86400, got '${v}'`);
+    budgetMs = Number(v) * 1000;
+  } else if (a === '--no-sandbox') noSandbox = true;
+  else if (a === '--help' || a === '-h') usage();
+  else if (a.startsWith('-')) usage(`unknown option ${a} (put -- before a file whose name starts with -)`);
+  else files.push(a);
 }
 if (!dir) usage('--exercises DIR is required');
 if (!files.length) usage('at least one SUBMISSION.json is required');
 if (format !== 'csv' && format !== 'json') usage('--format is csv or json');
 
-let exercises;
-try {
-  exercises = loadExercises(dir);
-} catch (e) {
-  usage(e.message);
-}
-const byId = new Map(exercises.map((e) => [e.id, e]));
-const exerciseFile = new Map(exercises.map((e) => [e.id, join(dir, e.file)]));
-
-const variants = new Map();
-function hiddenCases(learner, exercise, question) {
-  const key = `${learner}\n${exercise.id}`;
-  if (!variants.has(key)) {
-    const file = exerciseFile.get(exercise.id);
-    const r = spawnSync(poslab, ['variant', '--exercise', file, '--learner', learner], { encoding: 'utf8', maxBuffer: 1 << 26 });
-    variants.set(key, r.status === 0 ? JSON.parse(r.stdout).variant : null);
+// Is the sandbox there? (py-sandbox.mjs without sandboxStatus: the Worker sandbox, always there.)
+let notRun = null;
+let sandboxReason = '';
+if (noSandbox) {
+  console.error('grade-code: WARNING: --no-sandbox: student code runs WITHOUT the operating-system sandbox. Use it only for submissions you trust.');
+} else if (typeof sandbox.sandboxStatus === 'function') {
+  let st;
+  try {
+    st = await sandbox.sandboxStatus();
+  } catch (e) {
+    st = { available: false, reason: String(e?.message ?? e) };
   }
-  return variants.get(key)?.[`code:${question}`]?.hidden ?? null;
+  const available = typeof st === 'boolean' ? st : Boolean(st?.available ?? st?.ok);
+  if (!available) {
+    notRun = 'sandbox_unavailable';
+    sandboxReason = String((typeof st === 'object' && (st?.reason ?? st?.message)) || 'sandboxStatus() said no');
+    console.error(`grade-code: the sandbox is unavailable (${sandboxReason}); no student code will be run: every code attempt scores 0 (not_rerun(sandbox_unavailable)). Fix the sandbox, or pass --no-sandbox for trusted input only.`);
+  }
 }
 
-// The re-run itself is web/js/grading/code-rerun.js, shared with the class results page.
-const rerun = (sub) =>
-  rerunCodeAttempts(sub, {
-    byId,
-    hiddenCases,
-    run: (code, fn, cases, { timeLimitMs }) => runPython({ code, fn, cases, timeLimitMs }),
-  });
+const run = (code, fn, cases, { timeLimitMs }) => {
+  if (noSandbox) console.error('grade-code: WARNING: running student code without the sandbox (--no-sandbox)');
+  return sandbox.runPython({ code, fn, cases, timeLimitMs, ...(noSandbox ? { sandbox: false } : {}) });
+};
 
 const work = mkdtempSync(join(tmpdir(), 'grade-code-'));
-const rewritten = [];
-const statusByFile = new Map();
+const budgets = new Map(); // learner → {spentMs}
+let exit = 0;
+let runs = 0;
+let rowsWritten = 0;
+const bad = [];
+const out = (s) => new Promise((ok) => (process.stdout.write(s) ? ok() : process.stdout.once('drain', ok)));
 try {
-  for (const [k, file] of files.entries()) {
-    let target = file;  // unreadable or not JSON: poslab grade reports it as it is
-    let statuses = {};
-    try {
-      if (statSync(file).size <= MAX_FILE_BYTES) {
-        const sub = JSON.parse(readFileSync(file, 'utf8'));
-        statuses = await rerun(sub);
-        mkdirSync(join(work, String(k)));
-        target = join(work, String(k), basename(file));
-        writeFileSync(target, JSON.stringify(sub));
-      }
-    } catch {
-      target = file;
-    }
-    rewritten.push(target);
-    statusByFile.set(target, { original: file, statuses });
-  }
-  const g = spawnSync(poslab, ['grade', '--exercises', dir, '--format', 'json', ...rewritten], { encoding: 'utf8', maxBuffer: 1 << 28 });
-  if (g.status === 2 || !g.stdout) {
-    process.stderr.write(g.stderr);
-    process.exit(g.status ?? 2);
-  }
-  const out = JSON.parse(g.stdout);
-  for (const row of out.rows) {
-    const info = statusByFile.get(row.file);
-    if (info) row.file = info.original;
-    row.codeRuns = codeRunsCell(info?.statuses, row.exercise);
-  }
-  if (format === 'json') {
-    process.stdout.write(JSON.stringify(out) + '\n');
+  if (format === 'csv') {
+    const h = spawnSync(poslab, ['grade', '--exercises', dir, '--format', 'csv', '--', '/dev/null'], { encoding: 'utf8' });
+    if (h.status === 2 || h.error) usage((h.stderr || String(h.error)).trim().replace(/^poslab: /, ''));
+    await out(h.stdout.split('\n')[0] + '\n');
   } else {
-    const field = (v) => {
-      let s = v === null || v === undefined ? '' : String(v);
-      if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-      return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-    };
-    const num = (v) => (typeof v === 'number' ? String(Math.round(v * 1e6) / 1e6) : '');
-    const lines = ['file,learner,exercise,points,max,claimed_points,claimed_differs,status,message,flags,code_runs'];
-    for (const r of out.rows) {
-      lines.push([field(r.file), field(r.learner), field(r.exercise), num(r.points), num(r.max), num(r.claimedPoints), typeof r.claimedDiffers === 'boolean' ? (r.claimedDiffers ? 'yes' : 'no') : '', r.status, field(r.message), field((r.flags ?? []).join(';')), field(r.codeRuns)].join(','));
-    }
-    process.stdout.write(lines.join('\n') + '\n');
+    await out('{"rows":[');
   }
-  process.stderr.write(g.stderr);
-  process.exitCode = g.status;
+  for (const [k, file] of files.entries()) {
+    // 1. the core's list
+    const l = spawnSync(poslab, ['code-attempts', '--exercises', dir, '--', file], { encoding: 'utf8', maxBuffer: MAX_LIST_BYTES });
+    if (l.status === 2) usage((l.stderr || '').trim().replace(/^poslab: /, ''));
+    let list = null;
+    try {
+      list = l.status === 0 ? JSON.parse(l.stdout) : null;
+    } catch {
+      list = null;
+    }
+    // 2. the runs
+    let results = {};
+    if (list?.ok) {
+      const budget = budgets.get(list.learner) ?? { spentMs: 0 };
+      budgets.set(list.learner, budget);
+      const r = await runListedAttempts(list, { run, budget, budgetMs, notRun });
+      results = r.results;
+      runs += r.runs;
+    }
+    list = null;
+    // 3. the grade, with the results out of band
+    const resultsFile = join(work, `results-${k}.json`);
+    writeFileSync(resultsFile, JSON.stringify({ [file]: results }));
+    results = null;
+    const g = spawnSync(poslab, ['grade', '--exercises', dir, '--code-results', resultsFile, '--format', format, ...(format === 'csv' ? ['--no-header'] : []), '--', file], {
+      encoding: 'utf8',
+      maxBuffer: MAX_LIST_BYTES,
+    });
+    rmSync(resultsFile, { force: true });
+    if (g.status === 2 || g.status === null || g.error) {
+      // The grader itself failed on this file: said here, the other files go on.
+      exit = Math.max(exit, 1);
+      bad.push(file);
+      console.error(`grade-code: ${file}: poslab grade failed (${g.error ? g.error.message : `status ${g.status}`}): ${(g.stderr || '').slice(0, 500).trim()}`);
+      continue;
+    }
+    if (g.status !== 0) {
+      exit = Math.max(exit, 1);
+      bad.push(file);
+    }
+    if (format === 'csv') {
+      await out(g.stdout);
+      rowsWritten += g.stdout.split('\n').filter(Boolean).length;
+    } else {
+      const rows = JSON.parse(g.stdout).rows;
+      for (const row of rows) await out((rowsWritten++ ? ',' : '') + JSON.stringify(row));
+    }
+  }
+  if (format === 'json') await out(`],"files":${files.length},"runs":${runs}}\n`);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
+console.error(`grade-code: ${files.length} file(s), ${rowsWritten} row(s), ${runs} code run(s)${bad.length ? `; ${bad.length} file(s) not graded or flagged: ${bad.slice(0, 20).join(', ')}${bad.length > 20 ? ', …' : ''}` : ''}`);
+process.exitCode = notRun ? 3 : exit;

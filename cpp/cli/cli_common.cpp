@@ -15,6 +15,11 @@ Args::Args(int argc, char** argv, std::set<std::string> value_flags, std::set<st
     };
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
+        // "--": everything after it is a positional argument (a file named --help is a file).
+        if (a == "--") {
+            for (++i; i < argc; ++i) positional_.push_back(argv[i]);
+            break;
+        }
         if (a.rfind("--", 0) != 0) {
             positional_.push_back(a);
             continue;

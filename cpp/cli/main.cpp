@@ -37,6 +37,7 @@ const char* kUsage = R"(poslab — Position Lab's core on the command line (JSON
   poslab table --file PATH [--tensor NAME]   (a real position table from .safetensors/.npy; poslab table --help)
   poslab grade --exercises DIR SUBMISSION.json… [--format csv|json]   (re-grade; poslab grade --help)
   poslab exercise-info FILE…  ·  poslab variant --exercise FILE --learner ID
+  poslab code-attempts --exercises DIR [--] SUBMISSION.json…   (the code attempts a re-run must run)
 
 Bad input: a one-line message on stderr, exit status 2.
 )";
@@ -171,7 +172,7 @@ int run(int argc, char** argv) {
     // Subcommands see their own name as argv[0].
     int sub_argc = argc - 1;
     char** sub_argv = argv + 1;
-    const bool delegated = cmd == "extrapolate" || cmd == "extend" || cmd == "table" || cmd == "grade" || cmd == "exercise-info" || cmd == "variant";
+    const bool delegated = cmd == "extrapolate" || cmd == "extend" || cmd == "table" || cmd == "grade" || cmd == "exercise-info" || cmd == "variant" || cmd == "code-attempts";
     for (int i = 1; i < sub_argc && !delegated; ++i)
         if (std::string(sub_argv[i]) == "--help") {
             std::cout << kUsage;
@@ -189,14 +190,14 @@ int run(int argc, char** argv) {
         if (cmd == "extrapolate") return poslab_cli_extrapolate(sub_argc, sub_argv);
         if (cmd == "extend") return poslab_cli_extend(sub_argc, sub_argv);
         if (cmd == "table") return poslab_cli_table(sub_argc, sub_argv);
-        if ((cmd == "grade" || cmd == "exercise-info" || cmd == "variant"))
+        if ((cmd == "grade" || cmd == "exercise-info" || cmd == "variant" || cmd == "code-attempts"))
             return poslab_cli_grade(sub_argc, sub_argv);
     } catch (const std::exception& e) {
         return fail(e.what());
     }
     return fail("unknown command '" + cmd +
                 "'; commands: forward, encoding, tokenize, permutation-check, attention-steps, rope-check, shift-matrix, "
-                "similarity, extrapolate, extend, table, grade, exercise-info, variant (poslab --help)");
+                "similarity, extrapolate, extend, table, grade, exercise-info, variant, code-attempts (poslab --help)");
 }
 
 }  // namespace

@@ -460,13 +460,20 @@ AttemptResult check_code_attempt(const json& q, const json& answer, const json& 
     };
     if (!answer.is_object() || !answer.contains("code") || !answer["code"].is_string())
         return malformed("a code answer is {code, status, results}");
-    if (answer["code"].get<std::string>().size() > 40000) return malformed("the code is longer than 10000 characters");
     const std::string status = answer.value("status", "");
+    r.score = 0.0;
+    // Not re-run (too long, past a budget, no sandbox, no result given): counted, scores 0.
+    if (status == "not_rerun") {
+        r.status = "incorrect";
+        r.detail = json{{"kind", "not_rerun"}, {"reason", answer.value("reason", "no_result")}};
+        return r;
+    }
+    if (code_points(answer["code"].get<std::string>()) > kMaxCodeChars)
+        return malformed("the code is longer than " + std::to_string(kMaxCodeChars) + " characters");
     static const std::vector<std::string> kStatuses = {"ok", "timeout", "syntax_error", "load_error", "no_function",
                                                       "memory", "crashed", "blocked"};
     if (std::find(kStatuses.begin(), kStatuses.end(), status) == kStatuses.end())
         return malformed("status must be one of ok, timeout, syntax_error, load_error, no_function, memory, crashed, blocked");
-    r.score = 0.0;
     if (status != "ok") {
         r.status = "incorrect";
         r.detail = json{{"kind", status}, {"message", answer.value("message", "")}};

@@ -1047,6 +1047,14 @@ std::string task_answer_problem(const json& exercise, const json& question, cons
     return task_answer_detail(exercise, question, answer).text;
 }
 
+Problem attempt_rejection(const json& exercise, const json& question, const json& a) {
+    Problem not_allowed = a.contains("lab") ? lab_detail(exercise, a["lab"]) : Problem{};
+    if (not_allowed.empty()) not_allowed = task_answer_detail(exercise, question, a["answer"]);
+    if (not_allowed.empty() && reads_run(question) && !(a.contains("lab") && a["lab"].contains("runSeeds")))
+        not_allowed = problem("run_missing", json::object(), kNoRun);
+    return not_allowed;
+}
+
 json grade_exercise(const json& exercise, std::uint32_t seed, const json& attempts) {
     if (!attempts.is_array()) throw InvalidArgument("bad_attempts", "attempts must be a list");
     // Checked before any copy or recursive walk of the learner's data.
@@ -1062,10 +1070,7 @@ json grade_exercise(const json& exercise, std::uint32_t seed, const json& attemp
             throw InvalidArgument("bad_attempts", "attempt " + std::to_string(i) + " needs a question id and an answer");
         const std::string id = a["question"].get<std::string>();
         const json& question = find_question(exercise, id);  // throws for a question the exercise does not have
-        Problem not_allowed = a.contains("lab") ? lab_detail(exercise, a["lab"]) : Problem{};
-        if (not_allowed.empty()) not_allowed = task_answer_detail(exercise, question, a["answer"]);
-        if (not_allowed.empty() && reads_run(question) && !(a.contains("lab") && a["lab"].contains("runSeeds")))
-            not_allowed = problem("run_missing", json::object(), kNoRun);
+        const Problem not_allowed = attempt_rejection(exercise, question, a);
         if (!not_allowed.empty()) {
             rejected.push_back({{"attempt", i}, {"question", id}, {"status", "lab_not_allowed"}, {"message", not_allowed.text},
                                 {"detail", not_allowed.value()}});

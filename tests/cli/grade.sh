@@ -65,7 +65,7 @@ submission erin "[[\"0.5\"]]" equivariance 0 1 - "0000000000000000" grading-demo
 submission fay "[[\"0.5\"]]" equivariance 0 1 - "$hash" no-such-exercise > "$tmp/unknown.json"
 csv=$("$poslab" grade --exercises "$exercises" "$tmp/alice.json" "$tmp/broken.json" "$tmp/other.json" "$tmp/old.json" "$tmp/unknown.json" 2>"$tmp/err"); status=$?
 [ "$status" -eq 1 ]; check "a mixed batch exits 1 (some rows not graded)" $?
-[ "$(echo "$csv" | head -1)" = "file,learner,exercise,points,max,claimed_points,claimed_differs,status,message,flags" ]; check "CSV header" $?
+[ "$(echo "$csv" | head -1)" = "file,learner,exercise,points,max,claimed_points,claimed_differs,status,message,flags,code_runs" ]; check "CSV header" $?
 echo "$csv" | grep -q "alice.json,alice,grading-demo,4,4,4,no,graded,"; check "alice graded in the mixed batch" $?
 echo "$csv" | grep "broken.json" | grep -q "invalid_file,\"\?not JSON"; check "a truncated file is invalid_file" $?
 echo "$csv" | grep "other.json" | grep -q "invalid_file,\"\\?not a Position Lab submission"; check "a foreign JSON file is invalid_file" $?

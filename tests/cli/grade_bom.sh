@@ -25,7 +25,7 @@ node -e '
 
 "$poslab" grade --exercises "$exercises" "$tmp/yamada.json" --bom > "$tmp/bom.csv" 2>/dev/null
 [ "$(head -c 3 "$tmp/bom.csv" | od -An -tx1 | tr -d ' \n')" = "efbbbf" ]; check "--bom: the CSV starts with EF BB BF" $?
-[ "$(tail -c +4 "$tmp/bom.csv" | head -1)" = "file,learner,exercise,points,max,claimed_points,claimed_differs,status,message,flags" ]; check "--bom: the header follows the mark" $?
+[ "$(tail -c +4 "$tmp/bom.csv" | head -1)" = "file,learner,exercise,points,max,claimed_points,claimed_differs,status,message,flags,code_runs" ]; check "--bom: the header follows the mark" $?
 grep -q ",山田太郎,hand-calc," "$tmp/bom.csv"; check "--bom: a Japanese learner id is kept as UTF-8" $?
 "$poslab" grade --exercises "$exercises" "$tmp/yamada.json" > "$tmp/plain.csv" 2>/dev/null
 [ "$(head -c 4 "$tmp/plain.csv")" = "file" ]; check "without --bom: no mark" $?

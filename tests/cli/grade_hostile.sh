@@ -92,8 +92,8 @@ printf '%s' "$csv" | js "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>
   const lines=s.split('\n').filter(Boolean);
   // 3 rows + header; no record starts a cell with = + - @ (a record may contain a quoted CR, never a bare one).
   const bare=s.replace(/\"(?:[^\"]|\"\")*\"/g,'Q');
-  process.exit(lines.length===4&&!/\r/.test(bare)&&!/(^|,)[=+\-@\t]/m.test(bare)&&s.includes(\"'=HYPERLINK\")&&s.includes(\"'\r@SUM\")&&s.includes(\",'-2+3,\")?0:1)})"
-check "6. cells starting with = + - @ CR are prefixed with ' and quoted; no bare CR" $?
+  process.exit(lines.length===4&&!/\r/.test(bare)&&!/(^|,)[=+\-@\t]/m.test(bare)&&s.includes(\"'=HYPERLINK\")&&s.includes(\"\\\\u000D@SUM\")&&s.includes(\",'-2+3,\")?0:1)})"
+check "6. cells starting with = + - @ are prefixed with '; a CR is shown as \\u000D; no bare CR" $?
 
 # 7. Limits: a file over 8 MB, and the issue's 63 KB "4096 tokens, d = 4096" re-run, refused fast.
 js 'require("fs").writeFileSync(process.argv[1], JSON.stringify({format:"position-lab-submission",version:1,learner:"big",exercises:[],pad:"x".repeat(9<<20)}))' "$tmp/big.json"

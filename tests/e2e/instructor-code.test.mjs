@@ -90,7 +90,7 @@ after(async () => {
 
 // Points per learner and code_runs from grade-code.mjs's CSV.
 function gradeCode() {
-  const r = spawnSync(process.execPath, [join(root, 'scripts/grade-code.mjs'), '--exercises', join(root, 'exercises'), '--poslab', cliPath, ...paths], { encoding: 'utf8', timeout: 300000 });
+  const r = spawnSync(process.execPath, [join(root, 'scripts/grade-code.mjs'), '--exercises', join(root, 'exercises'), '--poslab', cliPath, '--', ...paths], { encoding: 'utf8', timeout: 300000 });
   const lines = r.stdout.trim().split('\n');
   assert.equal(lines[0], 'file,learner,exercise,points,max,claimed_points,claimed_differs,status,message,flags,code_runs', r.stderr);
   const totals = new Map();
@@ -99,7 +99,9 @@ function gradeCode() {
     const cells = line.split(','); // no file, learner or message here holds a comma
     const [, learner, exercise, points] = cells;
     if (cells[7] === 'graded') totals.set(learner, (totals.get(learner) ?? 0) + Number(points));
-    if (cells[10]) runs.set(learner, cells[10].split(';').map((x) => `${exercise}/${x}`).join(';'));
+    // A cell holding ; is quoted (the core's writer); none here holds a comma or a quote.
+    const cell = cells[10].replace(/^"|"$/g, '');
+    if (cell) runs.set(learner, cell.split(';').map((x) => `${exercise}/${x}`).join(';'));
   }
   return { totals, runs };
 }
@@ -143,11 +145,11 @@ test('the page re-runs code: points equal grade-code.mjs, not the forged claim; 
   assert.match(await item(names.looper, 'sinusoidal').textContent(), /^12\. sinusoidal：時間切れ 1 回$/);
   assert.equal(await item(names.looper, 'alibi').getAttribute('data-statuses'), 'ok');
   assert.equal(await item(names.forger, 'sinusoidal').getAttribute('data-statuses'), 'ok');
-  assert.equal(runs.get(names.looper), 'write-the-code/sinusoidal:timeout=1;write-the-code/alibi:ok=1');
-  // Print spam times out, import os / js fail to load, the huge allocation ends as memory (MemoryError in each case): no points, as grade-code.mjs.
+  assert.equal(runs.get(names.looper), 'write-the-code/alibi:ok=1;write-the-code/sinusoidal:timeout=1');
+  // Print spam times out, import os / js fail to load, the huge allocation ends as memory: no points, as grade-code.mjs.
   assert.equal(claimed.get(names.hostile), 4, 'the hostile file claims four questions right');
   assert.equal(shown.get(names.hostile), 0);
-  assert.equal(runs.get(names.hostile), 'write-the-code/causal-mask:timeout=1;write-the-code/alibi:memory=1;write-the-code/rope:load_error=1;write-the-code/attention-row:load_error=1');
+  assert.equal(runs.get(names.hostile), 'write-the-code/alibi:memory=1;write-the-code/attention-row:load_error=1;write-the-code/causal-mask:timeout=1;write-the-code/rope:load_error=1');
   for (const [q, status] of [['causal-mask', 'timeout'], ['alibi', 'memory'], ['rope', 'load_error'], ['attention-row', 'load_error']]) assert.equal(await item(names.hostile, q).getAttribute('data-statuses'), status, q);
   const plain = [...shown.keys()].filter((l) => !Object.values(names).includes(l));
   for (const l of plain) assert.equal(await page.locator(`#roster tr[data-learner="${l}"] li[data-code-run]`).count(), 0);
@@ -165,7 +167,7 @@ test('the page re-runs code: points equal grade-code.mjs, not the forged claim; 
   const head = csv[0].split(',');
   const col = head.indexOf('code_runs');
   assert.ok(col > 0, csv[0]);
-  const rowOf = (l) => csv.find((line) => line.startsWith(`${l},`)).split(',');
+  const rowOf = (l) => csv.find((line) => line.startsWith(`${l},`)).split(',').map((c) => c.replace(/^"|"$/g, ''));
   for (const l of Object.values(names)) assert.equal(rowOf(l)[col], runs.get(l), l);
   for (const l of plain) assert.equal(rowOf(l)[col], '');
 
@@ -185,17 +187,89 @@ test('the page re-runs code: points equal grade-code.mjs, not the forged claim; 
   await context.close();
 });
 
-test('the Python runtime cannot load: code answers end "sandbox failed" and score nothing (never their stored results), the page says so, other files are graded', { timeout: 300000 }, async () => {
+test('the Python runtime cannot load: code answers are not re-run (no sandbox) and score nothing (never their stored results), the page says so, other files are graded', { timeout: 300000 }, async () => {
   const { page, context } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
   await page.route('**/py-runtime.js', (route) => route.abort());
   await page.goto(new URL('instructor.html', lab.bases.http).href);
   await page.setInputFiles('#files', [paths[0], paths.at(-1)]);
   await page.waitForSelector('#summary', { timeout: 240000 });
   assert.equal(await page.locator(`#roster tr[data-learner="${names.honest}"]`).getAttribute('data-total'), '0');
-  for (const q of ['sinusoidal', 'alibi']) assert.equal(await page.locator(`#roster tr[data-learner="${names.honest}"] li[data-code-run="write-the-code/${q}"]`).getAttribute('data-statuses'), 'crashed');
+  for (const q of ['sinusoidal', 'alibi']) assert.equal(await page.locator(`#roster tr[data-learner="${names.honest}"] li[data-code-run="write-the-code/${q}"]`).getAttribute('data-statuses'), 'not_rerun(sandbox_unavailable)');
+  assert.match(await page.locator(`#roster tr[data-learner="${names.honest}"] li[data-code-run="write-the-code/sinusoidal"]`).textContent(), /再実行せず（サンドボックスがない）/);
   assert.match(await page.locator('#python-error').textContent(), /Python のサンドボックスを起動できなかった/);
+  assert.match(await page.locator('#python-error').textContent(), /受講者のコードは実行していません/);
   const plain = await page.$$eval('#roster tbody tr', (trs) => trs.map((tr) => tr.dataset.learner).filter((l) => !l.startsWith('code-')));
   assert.equal(plain.length, 1);
   assert.notEqual(await page.locator(`#roster tr[data-learner="${plain[0]}"]`).getAttribute('data-total'), '0');
   await context.close();
+});
+
+// The five forgeries of issue 21 (each made the re-run skip the attempt while
+// the grader read the stored results) and the control: the junk sinusoidal
+// stores the right results; each file also holds a right alibi answer (must
+// still earn its point). Through grade-code.mjs, poslab grade and the page:
+// sinusoidal scores 0 everywhere; the page's CSV of the rows equals
+// grade-code.mjs's cell for cell (apart from the file column: the page knows
+// only the file's name).
+test('the five forgeries and the control score 0 for their code in grade-code.mjs, poslab grade and the page; the honest answers still grade; the CSVs agree', { timeout: 600000 }, async () => {
+  const JUNK = 'def build_sinusoidal_encoding(seq_len, d_model):\n    return 0\n';
+  const fdir = mkdtempSync(join(tmpdir(), 'poslab-forgeries-'));
+  const make = async (learner, trick) => {
+    let sin = await attempt(learner, 'sinusoidal', JUNK, solutions.sinusoidal);
+    if (trick === 'long') sin = { ...sin, answer: { ...sin.answer, code: `${JUNK}#${'x'.repeat(10000)}` } };
+    let attempts = [sin, await attempt(learner, 'alibi', solutions.alibi)];
+    if (trick === 'cap') attempts = [...Array.from({ length: 200 }, () => ({ ...sin, lab: { dModel: 999999 } })), ...attempts];
+    let text = JSON.stringify(await submission(learner, attempts));
+    if (trick === 'nul') text += '\u0000junk';
+    if (trick === 'bom') text = `\uFEFF${text}`;
+    if (trick === 'bom2') text = `\uFEFF\uFEFF${text}`;
+    const p = join(fdir, `forge-${trick}.json`);
+    writeFileSync(p, text);
+    return p;
+  };
+  const tricks = { control: 'forge-control@example.org', long: 'forge-long@example.org', bom: 'forge-bom@example.org', cap: 'forge-cap@example.org', help: '--help', nul: 'forge-nul@example.org', bom2: 'forge-bom2@example.org' };
+  const files = [];
+  for (const [trick, learner] of Object.entries(tricks)) files.push(await make(learner, trick));
+  try {
+    // grade-code.mjs: the rows, as JSON.
+    const g = spawnSync(process.execPath, [join(root, 'scripts/grade-code.mjs'), '--exercises', join(root, 'exercises'), '--poslab', cliPath, '--format', 'json', '--', ...files], { encoding: 'utf8', timeout: 300000 });
+    assert.equal(g.status, 1, g.stderr); // flagged rows and files that are not JSON
+    const rows = JSON.parse(g.stdout).rows;
+    const q = (learner, id) => rows.find((r) => r.learner === learner && r.exercise === 'write-the-code')?.questions.find((x) => x.id === id);
+    for (const trick of ['control', 'long', 'bom', 'cap', 'help']) {
+      assert.equal(q(tricks[trick], 'sinusoidal').points, 0, `${trick}: sinusoidal`);
+      assert.equal(q(tricks[trick], 'alibi').points, 1, `${trick}: alibi still graded`);
+    }
+    assert.deepEqual(rows.find((r) => r.learner === tricks.long).codeRuns.sinusoidal, { 'not_rerun(too_long)': 1 });
+    assert.ok(rows.find((r) => r.learner === tricks.long).flags.includes('not_rerun:1'));
+    for (const trick of ['nul', 'bom2']) assert.equal(rows.find((r) => r.file.endsWith(`forge-${trick}.json`)).status, 'invalid_file', trick);
+    // poslab grade alone (no re-run results): sinusoidal 0 and flagged, never the stored results.
+    const p = spawnSync(cliPath, ['grade', '--exercises', join(root, 'exercises'), '--format', 'json', '--', ...files], { encoding: 'utf8' });
+    for (const r of JSON.parse(p.stdout).rows.filter((x) => x.status === 'graded' && x.exercise === 'write-the-code')) {
+      assert.equal(r.questions.find((x) => x.id === 'sinusoidal').points, 0, r.learner);
+      assert.ok(r.flags.includes('not_rerun:2'), `${r.learner}: ${r.flags}`);
+    }
+    // The page: the same points per learner, and the same CSV.
+    const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
+    await page.goto(new URL('instructor.html', lab.bases.http).href);
+    await page.setInputFiles('#files', files);
+    await page.waitForSelector('#summary', { timeout: 300000 });
+    for (const trick of ['control', 'long', 'bom', 'cap', 'help']) {
+      const total = Number(await page.locator(`#roster tr[data-learner="${tricks[trick]}"]`).getAttribute('data-total'));
+      assert.equal(total, 1, `${trick}: the page gives alibi's point only`);
+    }
+    assert.equal(await page.locator(`#roster tr[data-learner="${tricks.long}"] li[data-code-run="write-the-code/sinusoidal"]`).getAttribute('data-statuses'), 'not_rerun(too_long)');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-rows')]);
+    const pageCsv = readFileSync(await download.path()).toString('utf8');
+    assert.ok(pageCsv.startsWith('\uFEFF'));
+    const c = spawnSync(process.execPath, [join(root, 'scripts/grade-code.mjs'), '--exercises', join(root, 'exercises'), '--poslab', cliPath, '--', ...files], { encoding: 'utf8', timeout: 300000 });
+    const dropFile = (text) => text.replace(/^\uFEFF/, '').trim().split('\n').map((line) => line.replace(/^[^,]*,/, '')).sort();
+    // File names hold no comma or quote here, so the first cell is the file.
+    assert.deepEqual(dropFile(pageCsv), dropFile(c.stdout));
+    assert.ok(c.stdout.includes(',1,'), 'numbers as the core writes them');
+    assert.deepEqual(problems.offOrigin, []);
+    await context.close();
+  } finally {
+    rmSync(fdir, { recursive: true, force: true });
+  }
 });

@@ -1,7 +1,7 @@
 // Compiled with tsc --noEmit by npm test: the hand-written poslab.d.ts must
 // type the API as the tests and the page use it. A wrong member, option or
 // result type here is a compile error.
-import type { PositionLab, ForwardResult, PositionLabError, AttemptResult } from '../../cpp/bindings/wasm/poslab';
+import type { PositionLab, ForwardResult, PositionLabError, AttemptResult, CodeAttempt, CodeResults, SubmissionRow } from '../../cpp/bindings/wasm/poslab';
 
 export function useLab(lab: PositionLab): number {
   const r: ForwardResult = lab.forward({ text: "犬が猫を追いかけた", pe: "sinusoidal", dModel: 8, heads: 2, causal: true });
@@ -22,6 +22,11 @@ export function useLab(lab: PositionLab): number {
   const matched: string | null = graded?.wrong[0]?.mistake?.id ?? null;
   const toCorrect: number | null = graded?.attemptsToCorrect ?? null;
   const rows = lab.gradeSubmission({ exercises: [], file: 'a.json', text: '{}' });
+  const list = lab.codeAttempts({ file: 'a.json', bytes: new Uint8Array([123, 125]) });
+  const results: CodeResults = Object.fromEntries(list.attempts.map((a: CodeAttempt) => [a.key, { status: 'not_rerun', reason: 'budget' }]));
+  const regraded: SubmissionRow[] = lab.gradeSubmissionBytes({ file: 'a.json', bytes: new Uint8Array([123, 125]), codeResults: results });
+  const csv: string = lab.gradeCsv({ rows: regraded }) + lab.csvTable({ rows: [['a', 1, null, true]] }) + lab.displayText({ text: 'x' });
+  const limit: number = lab.limits.maxCodeChars;
   const status: 'graded' | 'invalid_file' | 'too_large' | 'invalid_exercise' | 'unknown_exercise' | 'hash_mismatch' = rows[0].status;
   const attempt = lab.checkAttempt({ exercise: {}, question: 'q', answer: [] });
   const named: string | undefined = attempt.mistake?.id;

@@ -8,7 +8,7 @@
 const METHODS = new Set([
   'tokenize', 'forward', 'encoding', 'permutationCheck', 'attentionSteps', 'ropeCheck', 'shiftMatrix', 'similarity', 'alibiSlopes', 'alibiBias', 'ropeRotate', 'ropeAngleMap',
   // grading: the same rules as poslab grade
-  'checkAttempt', 'unlockedHints', 'attemptStatus', 'gradeExercise', 'gradeSubmission', 'variant', 'contentHash', 'callCore', 'codeRun',
+  'checkAttempt', 'unlockedHints', 'attemptStatus', 'gradeExercise', 'gradeSubmission', 'gradeSubmissionBytes', 'codeAttempts', 'gradeCsv', 'csvTable', 'displayText', 'variant', 'contentHash', 'callCore', 'codeRun',
 ]);
 // These take a plain value, not an options object.
 const POSITIONAL = { tokenize: 'text', alibiSlopes: 'heads' };

@@ -4,6 +4,7 @@
 #include <emscripten/bind.h>
 
 #include "convert.hpp"
+#include "poslab/grading.hpp"
 #include "poslab/embedding.hpp"
 #include "poslab/experiments.hpp"
 #include "poslab/model.hpp"
@@ -210,6 +211,8 @@ val limits_js() {
     out.set("maxTablePositions", kMaxTablePositions);
     out.set("npyPrefixBytes", double(kNpyPrefixBytes));
     out.set("maxTableValues", double(kMaxTableValues));
+    out.set("maxCodeChars", double(poslab::grading::kMaxCodeChars));
+    out.set("maxSubmissionBytes", double(poslab::grading::kMaxSubmissionBytes));
     return out;
 }
 

@@ -2,6 +2,9 @@
 // (small values; api.js stringifies and parses). Each returns either the
 // result or an error record, which api.js turns into a thrown Error.
 #include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include "convert.hpp"
 
 #include "poslab/api_json.hpp"
 #include "poslab/code_questions.hpp"
@@ -102,22 +105,122 @@ std::string grade_exercise(const std::string& a) {
 // the exercises with the first file only (parsing and hashing them for each
 // of 200 files was a quarter of the time): without `exercises`, the list of
 // the last call that gave one is used.
-std::string grade_submission(const std::string& a) {
+// The exercises of the last call that gave them (gradeSubmission, codeAttempts, gradeSubmissionBytes).
+g::GradingExercises& kept_exercises(const json* list) {
     static g::GradingExercises kept;
     static bool have = false;
+    if (list) {
+        if (!list->is_array()) throw InvalidArgument("bad_exercises", "exercises must be a list of exercises");
+        std::vector<json> exercises(list->begin(), list->end());
+        kept = g::grading_exercises(exercises);
+        have = true;
+    } else if (!have) {
+        throw InvalidArgument("bad_exercises", "no exercises yet: give them (exercises: [...]) with the first file");
+    }
+    return kept;
+}
+
+// codeResults: {attempt key: {status, results?, message?}} (the re-run's, out of
+// band); absent or null: none (every code attempt not re-run).
+json code_results_of(const json& args) {
+    if (!args.is_object() || !args.contains("codeResults") || args["codeResults"].is_null()) return json();
+    if (!args["codeResults"].is_object())
+        throw InvalidArgument("bad_submission", "codeResults must be an object {attempt key: {status, results?, message?}}");
+    return args["codeResults"];
+}
+
+std::string grade_submission(const std::string& a) {
     return json_guarded(a, [](const json& args) {
-        if (args.is_object() && args.contains("exercises")) {
-            const json& list = args["exercises"];
-            if (!list.is_array()) throw InvalidArgument("bad_exercises", "exercises must be a list of exercises");
-            std::vector<json> exercises(list.begin(), list.end());
-            kept = g::grading_exercises(exercises);
-            have = true;
-        } else if (!have) {
-            throw InvalidArgument("bad_exercises", "no exercises yet: give them (exercises: [...]) with the first file");
-        }
+        const g::GradingExercises& kept = kept_exercises(args.is_object() && args.contains("exercises") ? &args["exercises"] : nullptr);
         const json& text = field(args, "text");
         if (!text.is_string()) throw InvalidArgument("bad_submission", "text must be the file's text");
-        return g::grade_submission_text(text.get<std::string>(), args.value("file", ""), kept);
+        return g::grade_submission_text(text.get<std::string>(), args.value("file", ""), kept, code_results_of(args));
+    });
+}
+
+// The bytes calls: {bytes: Uint8Array (the file as read), file, exercises?,
+// codeResults?}. The file's bytes reach the core's parser as they are (a BOM,
+// a NUL, bytes that are not UTF-8), as poslab grade reads them.
+json options_json(const emscripten::val& options, std::string& bytes) {
+    using emscripten::val;
+    if (options.isUndefined() || options.isNull() || options.typeOf().as<std::string>() != "object")
+        throw InvalidArgument("bad_submission", "the call takes {bytes, file, exercises?, codeResults?}");
+    const val b = options["bytes"];
+    if (!b.instanceof(val::global("Uint8Array"))) throw InvalidArgument("bad_submission", "bytes must be the file's bytes (a Uint8Array)");
+    const double n = b["length"].as<double>();
+    if (n > double(g::kMaxSubmissionBytes + 1)) {
+        bytes.assign(g::kMaxSubmissionBytes + 1, ' ');  // over the limit: refused as too large by the core
+    } else {
+        bytes.assign(static_cast<std::size_t>(n), '\0');
+        val view(emscripten::typed_memory_view(bytes.size(), reinterpret_cast<std::uint8_t*>(&bytes[0])));
+        view.call<void>("set", b);
+    }
+    json args = json::object();
+    const val json_api = val::global("JSON");
+    for (const char* k : {"exercises", "codeResults"}) {
+        const val v = options[k];
+        if (v.isUndefined()) continue;
+        const std::string text = json_api.call<std::string>("stringify", v);
+        if (const std::string p = g::json_text_problem(text, 2 * g::kMaxDepth); !p.empty())
+            throw InvalidArgument("too_large", std::string(k) + " is " + p);
+        args[k] = json::parse(text);
+    }
+    const val f = options["file"];
+    args["file"] = f.isString() ? f.as<std::string>() : std::string();
+    return args;
+}
+
+emscripten::val as_js(const json& j) {
+    return emscripten::val::global("JSON").call<emscripten::val>(
+        "parse", j.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+emscripten::val grade_submission_bytes(emscripten::val options) {
+    return guarded([&] {
+        std::string bytes;
+        const json args = options_json(options, bytes);
+        const g::GradingExercises& kept = kept_exercises(args.contains("exercises") ? &args["exercises"] : nullptr);
+        return as_js(g::grade_submission_text(bytes, args["file"].get<std::string>(), kept, code_results_of(args)));
+    });
+}
+
+emscripten::val code_attempts_bytes(emscripten::val options) {
+    return guarded([&] {
+        std::string bytes;
+        const json args = options_json(options, bytes);
+        const g::GradingExercises& kept = kept_exercises(args.contains("exercises") ? &args["exercises"] : nullptr);
+        return as_js(g::code_attempts_text(bytes, args["file"].get<std::string>(), kept));
+    });
+}
+
+// The one CSV writer: {rows, header?: true, bom?: false} → the CSV text.
+std::string grade_csv(const std::string& a) {
+    return json_guarded(a, [](const json& args) {
+        const json& rows = field(args, "rows");
+        if (!rows.is_array()) throw InvalidArgument("bad_submission", "rows must be a list of rows");
+        std::string out = args.value("bom", false) ? "\xEF\xBB\xBF" : "";
+        if (args.value("header", true)) out += g::csv_header() + "\n";
+        for (const json& r : rows) {
+            if (!r.is_object()) throw InvalidArgument("bad_submission", "each row must be an object");
+            out += g::csv_row(r) + "\n";
+        }
+        return json(out);
+    });
+}
+
+// {rows: [[cell, …], …], bom?: true} → the CSV text (CRLF lines), the core's cells.
+std::string csv_table(const std::string& a) {
+    return json_guarded(a, [](const json& args) {
+        return json(std::string(args.value("bom", true) ? "\xEF\xBB\xBF" : "") + g::csv_table(field(args, "rows"), true));
+    });
+}
+
+// {text} → the text with invisible and bidirectional-control characters shown as \uXXXX.
+std::string display_text(const std::string& a) {
+    return json_guarded(a, [](const json& args) {
+        const json& t = field(args, "text");
+        if (!t.is_string()) throw InvalidArgument("bad_submission", "text must be text");
+        return json(g::display_text(t.get<std::string>()));
     });
 }
 
@@ -149,6 +252,11 @@ EMSCRIPTEN_BINDINGS(poslab_grading) {
     emscripten::function("json_checkAttempt", &check_attempt);
     emscripten::function("json_gradeExercise", &grade_exercise);
     emscripten::function("json_gradeSubmission", &grade_submission);
+    emscripten::function("raw_gradeSubmissionBytes", &grade_submission_bytes);
+    emscripten::function("raw_codeAttempts", &code_attempts_bytes);
+    emscripten::function("json_gradeCsv", &grade_csv);
+    emscripten::function("json_displayText", &display_text);
+    emscripten::function("json_csvTable", &csv_table);
     emscripten::function("json_codeRun", &code_run);
     emscripten::function("json_unlockedHints", &unlocked_hints);
     emscripten::function("json_attemptStatus", &attempt_status);

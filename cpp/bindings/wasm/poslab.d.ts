@@ -304,11 +304,42 @@ export interface SubmissionRow {
   message: string;
   /** The message's parts, in order (empty when there is no message). */
   details: GradeDetail[];
-  /** duplicate_entries:N, lab_not_allowed:N, too_many_attempts:N */
+  /** duplicate_entries:N, lab_not_allowed:N, too_many_attempts:N, not_rerun:N (at most 20; more_flags:N last) */
   flags: string[];
+  /** Per code question, how its counted attempts ended: {status: count}; status is a re-run status or
+   * "not_rerun(<reason>)" (too_long, no_result, no_code_results, budget, sandbox_unavailable, bad_result). */
+  codeRuns?: Record<string, Record<string, number>>;
   questions?: ExerciseGrade['questions'];
   rejected?: ExerciseGrade['rejected'];
 }
+
+/** One code attempt a re-run must run (codeAttempts, poslab code-attempts). */
+export interface CodeAttempt {
+  /** "exercise/question/index" (index into the merged history): the key of its result. */
+  key: string;
+  exercise: string;
+  question: string;
+  /** 1-based among the question's counted attempts. */
+  attempt: number;
+  function: string;
+  timeLimitMs: number;
+  /** Empty when not runnable. */
+  code: string;
+  /** The learner's hidden cases: the arguments of each. */
+  cases: unknown[][];
+  runnable: boolean;
+  reason?: 'too_long';
+}
+export interface CodeAttemptList {
+  file: string;
+  learner: string;
+  /** false: the file cannot be graded at all (status says how); nothing to run. */
+  ok: boolean;
+  status: SubmissionRow['status'];
+  attempts: CodeAttempt[];
+}
+/** Re-run results by attempt key. */
+export type CodeResults = Record<string, { status: 'ok'; results: unknown[] } | { status: string; message?: string } | { status: 'not_rerun'; reason: string }>;
 
 /** What the next attempt at a question costs, after `made` counted ones. */
 export interface AttemptStatus {
@@ -353,6 +384,10 @@ export interface Limits {
   npyPrefixBytes: number;
   /** The most values a position table may have (2^24). */
   maxTableValues: number;
+  /** Code longer than this (Unicode code points) is never run and scores 0 (not_rerun(too_long)). */
+  maxCodeChars: number;
+  /** A submission file larger than this is refused (too_large). */
+  maxSubmissionBytes: number;
 }
 
 // ---- Real position tables (cpp/bindings/wasm/table_bindings.cpp) ----
@@ -485,7 +520,19 @@ export interface PositionLab extends PositionLabTraining, PositionLabBench, Posi
    * Never throws for what the file holds: a bad file gets a row with its status.
    * `exercises` may be left out after the first call: the list last given is used (a page grading
    * 200 files sends it once). */
-  gradeSubmission(options: { exercises?: Exercise[]; file: string; text: string }): SubmissionRow[];
+  /** codeResults: the re-run results by attempt key (codeAttempts); absent: every code attempt not re-run.
+   * Results a submission stores are never read. */
+  gradeSubmission(options: { exercises?: Exercise[]; file: string; text: string; codeResults?: CodeResults | null }): SubmissionRow[];
+  /** The same, over the file's bytes as read (a BOM, a NUL, bytes that are not UTF-8 read as poslab grade reads them). */
+  gradeSubmissionBytes(options: { exercises?: Exercise[]; file: string; bytes: Uint8Array; codeResults?: CodeResults | null }): SubmissionRow[];
+  /** The code attempts of a submission that can count, as the grader reads the file (poslab code-attempts). */
+  codeAttempts(options: { exercises?: Exercise[]; file: string; bytes: Uint8Array }): CodeAttemptList;
+  /** The one CSV writer of re-graded rows (poslab grade's CSV, header and rows, LF lines). */
+  gradeCsv(options: { rows: SubmissionRow[]; header?: boolean; bom?: boolean }): string;
+  /** Any table through the same cells (numbers at 6 decimals, ; , quotes quoted, formulas neutralised, invisible characters as \uXXXX), CRLF lines; bom defaults to true. */
+  csvTable(options: { rows: (string | number | boolean | null)[][]; bom?: boolean }): string;
+  /** Text with control, bidirectional-control and invisible format characters shown as \uXXXX. */
+  displayText(options: { text: string }): string;
   unlockedHints(options: { exercise: Exercise; question: string; wrong: number }): Text[];
   /** Rotates the pairs of `vector` as RoPE does at `position`. */
   ropeRotate(options: { vector: number[]; position: number; base?: number }): Float32Array;

@@ -29,6 +29,16 @@ constexpr std::size_t kMaxStringBytes = 65536;          // any one string in a s
 constexpr std::size_t kMaxNumberChars = 100;            // a typed number (numeric answer field)
 constexpr std::size_t kMaxAttemptsPerQuestion = 200;    // attempts graded per question and learner
 constexpr std::size_t kMaxLearnerIdBytes = 256;
+// A code answer longer than this (characters: Unicode code points) is never
+// run: the re-runner (scripts/grade-code.mjs, the results page) and the grader
+// read this one constant (wasm: limits().maxCodeChars).
+constexpr std::size_t kMaxCodeChars = 10000;
+// A code question's time limit when the exercise gives none (time_limit_ms).
+constexpr int kDefaultCodeTimeLimitMs = 2000;
+// What one re-graded row may carry: longer messages are cut (with "…"), and
+// at most this many details / flags are kept (a last one says how many more).
+constexpr std::size_t kMaxRowMessageChars = 2000;
+constexpr std::size_t kMaxRowItems = 20;
 // The lab's number controls, when the exercise's `lab.ranges` does not say.
 constexpr long long kDefaultMaxD = 64, kDefaultMaxHeads = 8, kDefaultMaxTokens = 64;
 
@@ -193,6 +203,10 @@ QuestionGrade grade_question(const json& question, const std::vector<Attempt>& a
 // past kMaxAttemptsPerQuestion for one question are listed there with status
 // "too_many_attempts".
 json grade_exercise(const json& exercise, std::uint32_t seed, const json& attempts);
+// Why grade_exercise leaves an attempt out before grading it (lab settings or a
+// task answer the exercise does not allow, a run-reading question with no run):
+// empty when it is graded. The one rule, for grade_exercise and the code plan.
+Problem attempt_rejection(const json& exercise, const json& question, const json& attempt);
 
 // The re-grade of one submission file, shared by `poslab grade` and the
 // instructor's results page (wasm gradeSubmission): one source of truth for
@@ -209,7 +223,49 @@ GradingExercises grading_exercises(const std::vector<json>& exercises, const std
 // Reading and parsing a submission (status too_large / invalid_file), then
 // grade_submission_value. Never throws: whatever the file holds, it yields
 // its own rows. Text over kMaxSubmissionBytes is refused as too_large.
-json grade_submission_text(const std::string& text, const std::string& file, const GradingExercises& exercises);
+//
+// Code questions: the grader never reads the status, results or output a
+// submission stores beside an attempt's `code`. code_results holds the
+// re-run results out of band, {attempt key: {status, results?, message?}} (or
+// {status: "not_rerun", reason} when the re-runner chose not to run it: budget,
+// sandbox_unavailable); null: none were given (every code attempt not re-run).
+// A counted code attempt with no usable result scores 0 and the row is flagged
+// not_rerun:N; row.codeRuns says per question how its counted attempts ended.
+json grade_submission_text(const std::string& text, const std::string& file, const GradingExercises& exercises,
+                           const json& code_results = json());
+// The code attempts of a submission that can count, as the grader reads the
+// file (the same size, UTF-8, JSON, learner, entry, hash and duplicate rules;
+// after duplicate entries are merged, in the grader's order, lab-rejected ones
+// left out, at most kMaxAttemptsPerQuestion and max_attempts per question):
+// {file, learner, ok, status, attempts: [{key, exercise, question, attempt
+// (1-based, counted), function, timeLimitMs, code, cases: [args, …] (the
+// learner's hidden cases), runnable, reason? (too_long)}]}. ok false (status:
+// the grader's row status) when the file itself cannot be graded.
+json code_attempts_text(const std::string& text, const std::string& file, const GradingExercises& exercises);
+// Number of Unicode code points in UTF-8 text.
+std::size_t code_points(const std::string& text);
+
+// The one CSV writer of re-graded rows (poslab grade, grade-code.mjs, the
+// results page through wasm): columns file, learner, exercise, points, max,
+// claimed_points, claimed_differs, status, message, flags, code_runs. Numbers
+// with at most 6 decimals (csv_number); text cells through csv_cell.
+std::string csv_header();
+std::string csv_row(const json& row);
+// A number rounded to 6 decimals, trailing zeros dropped ("1.666667", "2", "0.5").
+std::string csv_number(double v);
+// Any table through the same cells: rows of cells (number → csv_number, text →
+// csv_cell, null → empty), lines ended by CRLF when crlf (the results page's
+// exports) else LF.
+std::string csv_table(const json& rows, bool crlf = false);
+// One cell: invisible and bidirectional-control characters shown as \uXXXX
+// (display_text), a leading = + - @ tab CR neutralised with ', and quoted when
+// it holds , ; " CR or LF.
+std::string csv_cell(const std::string& text);
+// Text with control, bidirectional-control and other invisible format
+// characters (U+200B…U+200F, U+202A…U+202E, U+2060…U+2069, U+FEFF, U+00AD,
+// U+061C, C0/C1 controls) written as visible \uXXXX escapes; bytes that are
+// not UTF-8 as U+FFFD.
+std::string display_text(const std::string& text);
 // Rows, one per exercise entry (several entries of one exercise: one row,
 // their attempts as one history, flag duplicate_entries:N), or one row for
 // the whole file: {file, learner, exercise, points, max, claimedPoints,
@@ -218,7 +274,8 @@ json grade_submission_text(const std::string& text, const std::string& file, con
 // hash_mismatch; flags duplicate_entries:N, lab_not_allowed:N,
 // too_many_attempts:N. The variant is recomputed from the learner id; the
 // claimed score is only compared.
-json grade_submission_value(const json& submission, const std::string& file, const GradingExercises& exercises);
+json grade_submission_value(const json& submission, const std::string& file, const GradingExercises& exercises,
+                            const json& code_results = json());
 // A row with no grade: for a file that could not be graded at all. Every row
 // has `details`: the parts of its message as [{code, params}] (Problem::value;
 // a nested {code: "not_graded", params: {more}, detail} for a rejected

@@ -1,106 +1,77 @@
-// Re-running the code attempts of one submission — never trusting the results
-// the student's page stored — and putting the fresh results in the
-// submission (a copy the caller parsed for the purpose). The one source of
-// truth for scripts/grade-code.mjs (Node: scripts/py-sandbox.mjs) and the
-// class results page (web/js/instructor/main.js: web/js/python/py-client.js);
-// each passes its own sandbox as `run` and its own way to the learner's
-// hidden cases (`poslab variant`, or the core's variant()).
+// Re-running the code attempts of one submission, for scripts/grade-code.mjs
+// (Node: scripts/py-sandbox.mjs) and the class results page
+// (web/js/instructor/main.js: web/js/python/py-client.js).
 //
-// Limits, the same on both sides: at most MAX_RUNS_PER_QUESTION attempts per
-// question are run (poslab grade does not grade past 200 either); an answer
-// that is not {code: string of at most MAX_CODE_CHARS} is left as it is (the
-// core calls it malformed) and counted not_code; each run has the question's
-// time limit (time_limit_ms, else DEFAULT_TIME_LIMIT_MS).
+// What to run is never decided here: the core parses the file and lists the
+// code attempts that can count (poslab code-attempts / wasm codeAttempts:
+// per learner and question, after duplicate entries are merged, in the
+// grader's order, up to max_attempts, each with its key, code, function,
+// time limit and the learner's hidden cases). This module only runs that
+// list, within a time budget per learner, and returns the results keyed by
+// attempt, which the grader takes out of band (poslab grade --code-results,
+// wasm gradeSubmission{Bytes} codeResults). The grader never reads results a
+// submission carries.
 import { asCoreStatus } from '../python/statuses.js';
 
-export const MAX_RUNS_PER_QUESTION = 200;
-export const MAX_CODE_CHARS = 10000;
-export const DEFAULT_TIME_LIMIT_MS = 2000;
-export const MAX_MESSAGE_CHARS = 1500;
-
-// The statuses a run can end with (and not_code), in the order they are shown.
-export const RUN_STATUSES = ['ok', 'timeout', 'syntax_error', 'load_error', 'no_function', 'memory', 'crashed', 'not_code'];
-
-const codeQuestions = (ex) => new Map((Array.isArray(ex?.blocks) ? ex.blocks : []).filter((b) => b && b.type === 'code').map((b) => [b.id, b]));
-
-// Every attempt at a code question of `sub`, in order, with whether the
-// per-question cap leaves it out.
-function* codeAttempts(sub, byId) {
-  if (!sub || typeof sub !== 'object' || typeof sub.learner !== 'string' || !Array.isArray(sub.exercises)) return;
-  for (const entry of sub.exercises) {
-    const ex = entry && byId.get(entry.id);
-    if (!ex || !Array.isArray(entry.attempts)) continue;
-    const codeQs = codeQuestions(ex);
-    const runs = new Map();
-    for (const a of entry.attempts) {
-      const q = a && codeQs.get(a.question);
-      if (!q) continue;
-      const n = runs.get(q.id) ?? 0;
-      runs.set(q.id, n + 1);
-      yield { ex, q, a, capped: n >= MAX_RUNS_PER_QUESTION }; // poslab grade does not grade past 200 either
-    }
-  }
-}
+// The statuses a run can end with, in the order they are shown.
+export const RUN_STATUSES = ['ok', 'timeout', 'syntax_error', 'load_error', 'no_function', 'memory', 'crashed'];
+export const MAX_MESSAGE_CHARS = 500;
+// Re-run time one learner may use in total (all their files), by default.
+export const DEFAULT_BUDGET_MS = 120000;
 
 /**
- * The code attempts that would be run (after the per-question cap), without
- * running anything: for progress and to decide whether to load a sandbox.
- * @param {object} sub  a parsed submission
- * @param {Map<string, object>} byId  exercises by id
- */
-export function countCodeRuns(sub, byId) {
-  let n = 0;
-  for (const { capped } of codeAttempts(sub, byId)) if (!capped) n += 1;
-  return n;
-}
-
-/**
- * Re-runs every code attempt of `sub` (changed in place: each answer becomes
- * {code, status, results} or {code, status, message}).
- * @param {object} sub  a parsed submission (the caller's copy)
+ * Runs the listed attempts of one file.
+ * @param {{attempts: {key: string, runnable: boolean, code: string, function: string, timeLimitMs: number, cases: unknown[][]}[]}} list  the core's list (codeAttempts)
  * @param {object} o
- * @param {Map<string, object>} o.byId  exercises by id
- * @param {(learner: string, exercise: object, questionId: string) => (Promise<{args: unknown[]}[]|null>|{args: unknown[]}[]|null)} o.hiddenCases
  * @param {(code: string, fn: string, cases: unknown[][], limits: {timeLimitMs: number}) => Promise<{status: string, results?: unknown[], message?: string}>} o.run
- * @param {(done: number) => void} [o.onRun]  after each attempt counted (run or not)
- * @returns {Promise<Record<string, Record<string, number>>>}  per "exercise/question": status → count
+ * @param {{spentMs: number}} o.budget  this learner's time so far (changed in place)
+ * @param {number} [o.budgetMs]  the learner's budget (DEFAULT_BUDGET_MS)
+ * @param {string|null} [o.notRun]  a reason to run nothing (e.g. 'sandbox_unavailable')
+ * @param {() => number} [o.now]
+ * @param {(done: number) => void} [o.onRun]
+ * @returns {Promise<{results: Record<string, object>, runs: number}>}
  */
-export async function rerunCodeAttempts(sub, { byId, hiddenCases, run, onRun }) {
-  const statuses = {};
+export async function runListedAttempts(list, { run, budget, budgetMs = DEFAULT_BUDGET_MS, notRun = null, now = () => Date.now(), onRun }) {
+  const results = {};
+  let runs = 0;
   let done = 0;
-  for (const { ex, q, a, capped } of codeAttempts(sub, byId)) {
-    const tally = (statuses[`${ex.id}/${q.id}`] ??= {});
-    if (capped) continue;
+  for (const a of list?.attempts ?? []) {
     try {
-      if (!a.answer || typeof a.answer !== 'object' || typeof a.answer.code !== 'string' || a.answer.code.length > MAX_CODE_CHARS) {
-        tally.not_code = (tally.not_code ?? 0) + 1; // left as it is: the core calls it malformed
+      if (!a.runnable) continue; // the core says why (too_long); the grader flags it
+      if (notRun) {
+        results[a.key] = { status: 'not_rerun', reason: notRun };
         continue;
       }
-      const cases = await hiddenCases(sub.learner, ex, q.id);
-      if (!cases) continue;
+      if (budget.spentMs >= budgetMs) {
+        results[a.key] = { status: 'not_rerun', reason: 'budget' };
+        continue;
+      }
+      const start = now();
       let r;
       try {
+        runs += 1;
         // import_refused / unsupported are not attempts in the page; graded as the core knows them.
-        r = asCoreStatus(await run(a.answer.code, q.function, cases.map((c) => c.args), { timeLimitMs: q.time_limit_ms ?? DEFAULT_TIME_LIMIT_MS }));
+        const raw = await run(a.code, a.function, a.cases, { timeLimitMs: a.timeLimitMs });
+        r = raw?.status === 'sandbox_unavailable' ? raw : asCoreStatus(raw);
       } catch (e) {
         r = { status: 'crashed', message: String(e?.message ?? e) };
+      } finally {
+        budget.spentMs += Math.max(0, now() - start);
+      }
+      if (r?.status === 'sandbox_unavailable') {
+        results[a.key] = { status: 'not_rerun', reason: 'sandbox_unavailable' };
+        continue;
       }
       const status = RUN_STATUSES.includes(r?.status) ? r.status : 'crashed';
-      tally[status] = (tally[status] ?? 0) + 1;
-      a.answer = { code: a.answer.code, status, ...(status === 'ok' ? { results: r.results } : { message: String(r?.message ?? '').slice(0, MAX_MESSAGE_CHARS) }) };
+      results[a.key] = status === 'ok' ? { status, results: r.results } : { status, message: String(r?.message ?? '').slice(0, MAX_MESSAGE_CHARS) };
     } finally {
       onRun?.(++done);
     }
   }
-  return statuses;
+  return { results, runs };
 }
 
-/** grade-code.mjs's code_runs cell for one exercise: "question:status=n+status=n;…". */
-export function codeRunsCell(statuses, exerciseId) {
-  const runs = [];
-  for (const [key, tally] of Object.entries(statuses ?? {})) {
-    if (!key.startsWith(`${exerciseId}/`)) continue;
-    runs.push(`${key.slice(exerciseId.length + 1)}:${Object.entries(tally).map(([s, n]) => `${s}=${n}`).join('+')}`);
-  }
-  return runs.join(';');
+/** How many listed attempts would be run (for progress, and to decide whether to load a sandbox). */
+export function countRunnable(list) {
+  return (list?.attempts ?? []).filter((a) => a.runnable).length;
 }

@@ -85,11 +85,11 @@ export function analyse(files, exercises) {
       if (!L.files.includes(f.file)) {
         L.files.push(f.file);
         if (f.minutes != null) L.minutes = (L.minutes ?? 0) + f.minutes;
-        // The page's re-run of the file's code attempts (web/js/grading/code-rerun.js): status counts per code question.
-        for (const [key, tally] of Object.entries(f.codeRuns ?? {})) {
-          const into = (L.codeRuns[key] ??= {});
-          for (const [s, n] of Object.entries(tally)) into[s] = (into[s] ?? 0) + n;
-        }
+      }
+      // How the row's counted code attempts ended (the core's codeRuns: re-run statuses, not_rerun(reason)).
+      for (const [q, tally] of Object.entries(r.codeRuns ?? {})) {
+        const into = (L.codeRuns[`${r.exercise}/${q}`] ??= {});
+        for (const [s, n] of Object.entries(tally)) into[s] = (into[s] ?? 0) + n;
       }
       L.statuses.add(r.status);
       L.flags.push(...(r.flags ?? []));
@@ -235,22 +235,6 @@ export function plainTex(text) {
     .replace(/\$/g, '');
 }
 
-// One CSV cell, neutralised as `poslab grade` does (OWASP): a cell starting
-// with = + - @ tab or CR gets a leading ', and a cell holding a comma, quote,
-// CR or LF is quoted.
-export function csvField(value) {
-  let cell = value == null ? '' : String(value);
-  if (cell && '=+-@\t\r'.includes(cell[0])) cell = `'${cell}`;
-  if (!/[",\r\n]/.test(cell)) return cell;
-  return `"${cell.replace(/"/g, '""')}"`;
-}
-
-// Numbers stay numbers in the CSV (a negative discrimination is a number, not a formula).
-export function csvText(rows, { bom = true } = {}) {
-  const line = (r) => r.map((c) => (typeof c === 'number' ? (Number.isFinite(c) ? String(Math.round(c * 1e6) / 1e6) : '') : csvField(c))).join(',');
-  return `${bom ? '\uFEFF' : ''}${rows.map(line).join('\r\n')}\r\n`;
-}
-
 // A learner's code runs as grade-code.mjs's code_runs column says them, with the exercise:
 // "exercise/question:status=n+status=n;…" (empty without code attempts).
 export function codeRunsText(codeRuns) {
@@ -260,7 +244,9 @@ export function codeRunsText(codeRuns) {
     .join(';');
 }
 
-export function rosterCsv(result, exerciseIds, { bom = true } = {}) {
+// The roster and the item table as rows of cells, for the core's CSV writer
+// (wasm csvTable, the cells poslab grade writes).
+export function rosterTable(result, exerciseIds) {
   const head = ['learner', 'total', 'max', ...exerciseIds, 'completion', 'minutes', 'status', 'flags', 'code_runs', 'files'];
   const rows = result.roster.map((L) => [
     L.learner,
@@ -274,11 +260,11 @@ export function rosterCsv(result, exerciseIds, { bom = true } = {}) {
     codeRunsText(L.codeRuns),
     L.files.join(';'),
   ]);
-  return csvText([head, ...rows], { bom });
+  return [head, ...rows];
 }
 
-export function itemsCsv(result, { bom = true } = {}) {
+export function itemsTable(result) {
   const head = ['exercise', 'question', 'type', 'max', 'learners', 'facility', 'full_credit', 'mean_attempts_to_correct', 'discrimination', 'unreliable', 'flags'];
   const rows = result.items.map((i) => [i.exercise, i.question, i.type, i.max, i.n, i.facility ?? '', i.fullCredit ?? '', i.attemptsToCorrect ?? '', i.discrimination ?? '', i.unreliable ? 'yes' : 'no', i.flags.join(';')]);
-  return csvText([head, ...rows], { bom });
+  return [head, ...rows];
 }

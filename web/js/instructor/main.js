@@ -7,10 +7,10 @@
 // exports CSV (UTF-8 BOM) and JSON. Nothing leaves the machine.
 /* global __EXERCISES__ */
 import { h } from './h.js';
-import { t, pick, setLang, lang, LANGS } from '../i18n.js';
+import { t, pick, setLang, lang, LANGS, has as hasText } from '../i18n.js';
 import { createCore } from '../core-client.js';
-import { analyse, histogram, minutesSpent, rosterCsv, itemsCsv, plainTex, codeRunsText } from './analysis.js';
-import { countCodeRuns, rerunCodeAttempts, codeRunsCell, RUN_STATUSES } from '../grading/code-rerun.js';
+import { analyse, histogram, minutesSpent, rosterTable as rosterCells, itemsTable as itemsCells, plainTex, codeRunsText } from './analysis.js';
+import { countRunnable, runListedAttempts, RUN_STATUSES, DEFAULT_BUDGET_MS } from '../grading/code-rerun.js';
 import { runPython, loadRuntime } from '../python/py-client.js';
 import { histogramFigure } from './charts.js';
 import { detailsText } from './details.js';
@@ -19,7 +19,6 @@ import { detailsText } from './details.js';
 const exercises = (typeof __EXERCISES__ !== 'undefined' ? __EXERCISES__ : []).map(({ file, ...data }) => data);
 export const MAX_FILES = 1000;
 export const MAX_BYTES = 8 * 1024 * 1024; // as poslab grade (kMaxSubmissionBytes)
-const BATCH = 10;
 
 const header = document.getElementById('site-header');
 const root = document.getElementById('main');
@@ -63,72 +62,83 @@ function switchLang(l) {
 
 // ---- reading and re-grading files ----
 
+// Minutes of work are read from the file's attempt times in the page (a
+// display only); past this size they are not (the core still grades the file).
+const MINUTES_MAX_BYTES = 1 << 20;
+
 async function readOne(file) {
   const name = file.webkitRelativePath || file.name;
   if (file.size > MAX_BYTES) {
     return { file: name, rows: [{ file: name, learner: '', exercise: '', points: null, max: null, status: 'too_large', message: `the file is larger than ${MAX_BYTES >> 20} MB; a submission is never that large`, details: [{ code: 'file_too_large', params: { mb: MAX_BYTES >> 20 } }], flags: [] }], minutes: null };
   }
-  let text;
-  try {
-    // As the CLI: bytes that are not UTF-8 make the file invalid, never replaced silently.
-    text = new TextDecoder('utf-8', { fatal: true }).decode(await file.arrayBuffer());
-  } catch (e) {
-    return { file: name, rows: [{ file: name, learner: '', exercise: '', points: null, max: null, status: 'invalid_file', message: 'not JSON: the file is not UTF-8 text', details: [{ code: 'not_utf8', params: {} }], flags: [] }], minutes: null };
-  }
+  // The bytes as they are: the core's parser (the one poslab grade uses)
+  // decides what a NUL, a BOM or a byte that is not UTF-8 means.
+  const bytes = new Uint8Array(await file.arrayBuffer());
   let minutes = null;
-  let sub;
-  try {
-    sub = JSON.parse(text);
-    minutes = minutesSpent(sub);
-  } catch {
-    minutes = null; // the core says why the file is not JSON
+  if (bytes.length <= MINUTES_MAX_BYTES) {
+    try {
+      minutes = minutesSpent(JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)));
+    } catch {
+      minutes = null; // the core says why the file is not a submission
+    }
   }
-  return { file: name, text, minutes, sub };
+  return { file: name, bytes, minutes };
 }
 
-// Code questions: the results the student's page stored are never trusted.
-// Every code attempt is run again in the page's Python sandbox
-// (py-client.js: a fresh blob: Worker per run, terminated after the
-// question's time limit; one at a time) on the learner's hidden cases (the
-// core's variant), by the same code as scripts/grade-code.mjs
-// (grading/code-rerun.js), and the file is graded with the fresh results.
-// The Python runtime is loaded only when a file has code attempts.
+// Code questions: the results the student's page stored are never read. The
+// core lists the code attempts that can count (codeAttempts: the grader's own
+// parse and rules, the learner's hidden cases), each is run in the page's
+// Python sandbox (py-client.js: a fresh Worker per run, terminated after the
+// question's time limit; one at a time) within a time budget per learner,
+// and the core grades the file with those results (gradeSubmissionBytes,
+// codeResults). The Python runtime is loaded only when a file has code to run.
 async function rerunCode(r, filesDone, filesCount) {
-  const sub = r.sub;
-  delete r.sub;
-  const count = countCodeRuns(sub, byId);
-  if (!count) return;
-  const variants = new Map();
-  const hiddenCases = async (learner, ex, question) => {
-    const key = `${learner}\n${ex.id}`;
-    if (!variants.has(key)) {
-      let v = null;
-      try {
-        v = (await state.core.call('variant', { exercise: ex, learner })).variant;
-      } catch {
-        v = null; // as poslab variant failing in grade-code.mjs: the attempt is left as it is
-      }
-      variants.set(key, v);
+  const list = await state.core.call('codeAttempts', { file: r.file, bytes: r.bytes, ...exercisesOnce() });
+  const count = countRunnable(list);
+  r.codeResults = {};
+  if (!list.ok || !list.attempts.length) return;
+  let notRun = null;
+  if (count) {
+    try {
+      await loadRuntime();
+    } catch (e) {
+      // No sandbox: nothing is run, the attempts score 0 (not_rerun), and the page says why.
+      state.pythonError = `${t('instructor.python_failed', { message: e.message })} ${t('instructor.sandbox_unavailable')}`;
+      notRun = 'sandbox_unavailable';
     }
-    return variants.get(key)?.[`code:${question}`]?.hidden ?? null;
-  };
-  // The runtime could not be loaded (py-runtime.js missing or refused): the
-  // attempts are still run and end `crashed` (never their stored results
-  // trusted), and the page says that their points are not the learners'.
-  try {
-    await loadRuntime();
-  } catch (e) {
-    state.pythonError = t('instructor.python_failed', { message: e.message });
   }
-  const show = (done) => setProgress(t('instructor.code_progress', { file: r.file, done, count, files: filesDone, total: filesCount }));
+  const budget = state.budgets.get(list.learner) ?? { spentMs: 0 };
+  state.budgets.set(list.learner, budget);
+  const show = (done) => setProgress(t('instructor.code_progress', { file: r.file, done, count: list.attempts.length, files: filesDone, total: filesCount }));
   show(0);
-  r.codeRuns = await rerunCodeAttempts(sub, {
-    byId,
-    hiddenCases,
+  const { results, runs } = await runListedAttempts(list, {
     run: (code, fn, cases, { timeLimitMs }) => runPython({ code, fn, cases, timeLimitMs }),
+    budget,
+    budgetMs: DEFAULT_BUDGET_MS,
+    notRun,
+    now: () => performance.now(),
     onRun: show,
   });
-  r.text = JSON.stringify(sub);
+  r.codeResults = results;
+  state.codeRunCount = (state.codeRunCount ?? 0) + runs;
+}
+
+// The core keeps the exercises from the first call: sent once, not 200 times.
+function exercisesOnce() {
+  if (state.sentExercises) return {};
+  state.sentExercises = true;
+  return { exercises };
+}
+
+// Learner ids as one learner and visibly: NFC (composed and decomposed "José"
+// are one learner), then invisible and bidirectional-control characters as
+// \uXXXX (the core's displayText, as its CSV writes them).
+async function showLearners(rows) {
+  const names = [...new Set(rows.map((row) => row.learner).filter((x) => typeof x === 'string' && x))];
+  if (!names.length) return;
+  const shown = await state.core.batch(names.map((text) => ({ method: 'displayText', args: { text: text.normalize('NFC') } })));
+  const map = new Map(names.map((n, k) => [n, shown[k].ok ? shown[k].result : n.normalize('NFC')]));
+  for (const row of rows) if (map.has(row.learner)) row.learner = map.get(row.learner);
 }
 
 async function gradeFiles(list) {
@@ -142,44 +152,33 @@ async function gradeFiles(list) {
   state.error = null;
   state.pythonError = null;
   state.busy = true;
+  state.budgets ??= new Map();
   const start = performance.now();
   try {
     state.core ??= await createCore();
     let done = 0;
-    for (let i = 0; i < files.length; i += BATCH) {
-      const read = await Promise.all(files.slice(i, i + BATCH).map(readOne));
-      for (const r of read) {
-        if (r.sub !== undefined) await rerunCode(r, done, files.length);
-        delete r.sub;
-      }
-      const calls = read
-        .filter((r) => r.text !== undefined)
-        .map((r) => {
-          // The core keeps the exercises from the first call (gradeSubmission): sent once, not 200 times.
-          const args = { file: r.file, text: r.text };
-          if (!state.sentExercises) {
-            args.exercises = exercises;
-            state.sentExercises = true;
-          }
-          return { method: 'gradeSubmission', args };
-        });
-      const results = calls.length ? await state.core.batch(calls) : [];
-      let k = 0;
-      for (const r of read) {
-        if (r.text !== undefined) {
-          const res = results[k++];
-          r.rows = res.ok ? res.result : [{ file: r.file, learner: '', exercise: '', points: null, max: null, status: 'invalid_file', message: res.error.message, details: [{ code: 'core_error', params: { error: res.error.code, errorParams: res.error.params } }], flags: [] }];
-          // As grade-code.mjs's code_runs column, per row.
-          if (r.codeRuns) for (const row of r.rows) row.codeRuns = codeRunsCell(r.codeRuns, row.exercise);
-          delete r.text;
+    // One file at a time: at most one file's bytes are held, and one bad file costs only its own rows.
+    for (const file of files) {
+      const r = await readOne(file);
+      if (r.bytes !== undefined) {
+        try {
+          await rerunCode(r, done, files.length);
+          r.rows = await state.core.call('gradeSubmissionBytes', { file: r.file, bytes: r.bytes, codeResults: r.codeResults, ...exercisesOnce() });
+        } catch (e) {
+          r.rows = [{ file: r.file, learner: '', exercise: '', points: null, max: null, status: 'invalid_file', message: e.message, details: [{ code: 'core_error', params: { error: e.code ?? 'error', errorParams: e.params ?? {} } }], flags: [] }];
         }
-        // The same file picked again replaces its earlier result.
-        const seen = state.files.findIndex((f) => f.file === r.file);
-        if (seen >= 0) state.files[seen] = r;
-        else state.files.push(r);
+        delete r.bytes;
+        delete r.codeResults;
       }
-      done += read.length;
+      await showLearners(r.rows);
+      // The same file picked again replaces its earlier result.
+      const seen = state.files.findIndex((f) => f.file === r.file);
+      if (seen >= 0) state.files[seen] = r;
+      else state.files.push(r);
+      done += 1;
       setProgress(t('instructor.progress', { done, count: files.length }));
+      // Let the page breathe between files (progress, scrolling, the keyboard).
+      await new Promise((ok) => setTimeout(ok, 0));
     }
     state.lastSeconds = (performance.now() - start) / 1000;
     setProgress(t('instructor.done', { count: files.length, seconds: state.lastSeconds.toFixed(2) }));
@@ -233,6 +232,26 @@ function download(name, text, type) {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
+// Every CSV the page writes is the core's (the one writer poslab grade uses):
+// the same cells, numbers and quoting.
+async function downloadCsv(name, rows) {
+  try {
+    download(name, await state.core.call('csvTable', { rows, bom: true }), 'text/csv;charset=utf-8');
+  } catch (e) {
+    state.error = t('instructor.core_failed', { message: e.message });
+    render();
+  }
+}
+async function downloadRowsCsv(name) {
+  try {
+    const rows = state.files.flatMap((f) => f.rows ?? []);
+    download(name, await state.core.call('gradeCsv', { rows, bom: true }), 'text/csv;charset=utf-8');
+  } catch (e) {
+    state.error = t('instructor.core_failed', { message: e.message });
+    render();
+  }
+}
+
 function picker() {
   const input = h('input', { type: 'file', id: 'files', multiple: true, accept: '.json,application/json', class: 'file-input' });
   input.addEventListener('change', () => gradeFiles(input.files).then(() => (input.value = '')));
@@ -274,6 +293,13 @@ const COLUMNS = () => [
   { key: 'status', label: t('instructor.col_status'), value: (L) => L.statuses.join(' '), text: true, show: (_, L) => L.statuses.map(statusText).join('・') + (L.flags.length ? ` (${L.flags.join(', ')})` : '') },
 ];
 
+// A run status as the core's codeRuns says it: a re-run status, or not_rerun(reason).
+function runStatusText(s) {
+  const m = /^not_rerun\(([a-z_]{1,32})\)$/.exec(s);
+  if (m) return t('instructor.run_not_rerun', { reason: hasText(`instructor.not_rerun_${m[1]}`) ? t(`instructor.not_rerun_${m[1]}`) : m[1] });
+  return RUN_STATUSES.includes(s) ? t(`instructor.run_${s}`) : s;
+}
+
 // A learner's code runs, per code question: "12. sinusoidal: passed the sandbox 1, time limit 1".
 function codeRunsShown(codeRuns) {
   const entries = Object.entries(codeRuns ?? {}).filter(([, tally]) => Object.keys(tally).length);
@@ -287,7 +313,9 @@ function codeRunsShown(codeRuns) {
         { 'data-code-run': key, 'data-statuses': Object.keys(tally).join(' ') },
         t('instructor.code_runs_item', {
           question: qLabel(key),
-          runs: RUN_STATUSES.filter((s) => tally[s]).map((s) => t('instructor.code_run_count', { status: t(`instructor.run_${s}`), n: tally[s] })).join(t('instructor.code_run_sep')),
+          runs: [...RUN_STATUSES.filter((s) => tally[s]), ...Object.keys(tally).filter((s) => !RUN_STATUSES.includes(s)).sort()]
+            .map((s) => t('instructor.code_run_count', { status: runStatusText(s), n: tally[s] }))
+            .join(t('instructor.code_run_sep')),
         }),
       ),
     ),
@@ -453,8 +481,9 @@ function exportsBlock(result) {
   return h(
     'div',
     { class: 'exports' },
-    h('button', { type: 'button', id: 'export-roster', onclick: () => download(`position-lab-roster-${stamp}.csv`, rosterCsv(result, ids), 'text/csv;charset=utf-8') }, t('instructor.export_roster')),
-    h('button', { type: 'button', id: 'export-items', onclick: () => download(`position-lab-items-${stamp}.csv`, itemsCsv(result), 'text/csv;charset=utf-8') }, t('instructor.export_items')),
+    h('button', { type: 'button', id: 'export-roster', onclick: () => downloadCsv(`position-lab-roster-${stamp}.csv`, rosterCells(result, ids)) }, t('instructor.export_roster')),
+    h('button', { type: 'button', id: 'export-items', onclick: () => downloadCsv(`position-lab-items-${stamp}.csv`, itemsCells(result)) }, t('instructor.export_items')),
+    h('button', { type: 'button', id: 'export-rows', onclick: () => downloadRowsCsv(`position-lab-grades-${stamp}.csv`) }, t('instructor.export_rows')),
     h(
       'button',
       { type: 'button', id: 'export-json', onclick: () => download(`position-lab-results-${stamp}.json`, `${JSON.stringify({ format: 'position-lab-results', version: 1, files: state.files, roster: result.roster.map(({ questions, order, ...L }) => L), items: result.items, mistakes: result.mistakes }, null, 1)}\n`, 'application/json') },
