@@ -4,7 +4,7 @@
 // the nearest token. The length slider is moved with the keyboard.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startLab, openPage, gotoReady, urlFor } from './helpers.mjs';
+import { startLab, openPage, gotoReady, urlFor, openGate } from './helpers.mjs';
 
 let lab;
 before(async () => {
@@ -28,6 +28,7 @@ async function falloffTable(page) {
 test('ALiBi: the last token\'s weight by distance per head is softmax(−m_h·d); the length slider by keyboard', { timeout: 90000 }, async () => {
   const { page, context, problems } = await openPage(lab, 'http');
   await gotoReady(page, urlFor(lab, 'http', { ex: 'alibi' }));
+  await openGate(page, 'al');
   await page.waitForSelector('.alibi-distance');
   let rows = await falloffTable(page);
   let want = expected(4, 24);

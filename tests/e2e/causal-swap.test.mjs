@@ -6,7 +6,7 @@
 // recomputed here by the core under Node for the swapped sentence.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startLab, openPage, gotoReady, urlFor, nodeCore, axeViolations } from './helpers.mjs';
+import { startLab, openPage, gotoReady, urlFor, nodeCore, axeViolations, openGate } from './helpers.mjs';
 
 let lab;
 let core;
@@ -26,6 +26,7 @@ const maxGap = (a, b) => Math.max(...a.map((v, k) => Math.abs(v - b[k])));
 test('mask on: no line to a later token, masked weights exactly 0, the greyed triangle has S(S−1)/2 cells', { timeout: 90000 }, async () => {
   const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
   await gotoReady(page, urlFor(lab, 'http', { ex: 'causal-mask', extra: '&mask=1' }));
+  await openGate(page, 'sw');
   const tokens = core.tokenize(SENTENCE);
   const S = tokens.length;
   const r = fwd(tokens);
@@ -52,6 +53,7 @@ test('mask on: no line to a later token, masked weights exactly 0, the greyed tr
 test('swap before token 5 leaves its arcs and output; a swap across it changes them; the readout says which, as the core computes', { timeout: 120000 }, async () => {
   const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
   await gotoReady(page, urlFor(lab, 'http', { ex: 'causal-mask', extra: '&mask=1' }));
+  await openGate(page, 'sw');
   await page.waitForSelector('.swap-arc');
   const tokens = core.tokenize(SENTENCE);
   const r0 = fwd(tokens);
@@ -113,6 +115,7 @@ test('swap before token 5 leaves its arcs and output; a swap across it changes t
 test('prefers-reduced-motion: the swap is drawn at once, nothing slides, and the readout is the same', { timeout: 90000 }, async () => {
   const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 390, height: 844 }, reducedMotion: 'reduce' });
   await gotoReady(page, urlFor(lab, 'http', { ex: 'causal-mask', lang: 'en', extra: '&mask=1' }));
+  await openGate(page, 'sw');
   await page.waitForSelector('.swap-arc');
   await page.evaluate(() => {
     window.__moving = 0;

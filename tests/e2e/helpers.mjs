@@ -165,3 +165,11 @@ export async function answerNumeric(page, id, values) {
     attempts: (await q.locator('.feedback .attempts').count()) ? await q.locator('.feedback .attempts').textContent() : null,
   };
 }
+
+// A widget that answers a question of its exercise (reveal_after) is drawn only
+// once that question is settled: give up (recorded) to open it.
+export async function openGate(page, widgetId) {
+  const w = `[data-widget="${widgetId}"]`;
+  await page.click(`${w} .reveal-locked .give-up`);
+  await page.waitForSelector(`${w}[data-revealed="true"]`);
+}

@@ -8,7 +8,7 @@
 // with Tab from the top of the page and changed with keys.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startLab, openPage, urlFor, gotoReady, nodeCore, tableNumbers, round3 } from './helpers.mjs';
+import { startLab, openPage, urlFor, gotoReady, nodeCore, tableNumbers, round3, openGate } from './helpers.mjs';
 
 let lab;
 let core;
@@ -106,6 +106,7 @@ test('exercise 4: position information none ⇄ sinusoidal by keyboard updates t
 test('exercise 5: the causal mask by keyboard (Space) greys the same heatmap cells in place with the core\'s weights; a swap tried stays; the checkbox keeps the focus', { timeout: 120000 }, async () => {
   const { page, context, problems } = await openPage(lab, 'http');
   await gotoReady(page, urlFor(lab, 'http', { ex: 'causal-mask', extra: '&mask=false' }));
+  await openGate(page, 'sw');
   await page.waitForSelector('[data-widget="att"] .hm-cell');
   await page.locator('[data-widget="sw"] .swap-buttons button').first().click();
   await page.waitForSelector('[data-widget="sw"] .swap-results li');
@@ -136,6 +137,7 @@ test('exercise 5: the causal mask by keyboard (Space) greys the same heatmap cel
 test('exercise 8: the ALiBi length slider (→) redraws only the distance part, in place, with softmax(−m_h·d); the slider keeps the focus', { timeout: 120000 }, async () => {
   const { page, context, problems } = await openPage(lab, 'http');
   await gotoReady(page, urlFor(lab, 'http', { ex: 'alibi' }));
+  await openGate(page, 'al');
   await page.waitForSelector('.alibi-distance');
   const before0 = await remember(page, { distance: '.alibi-distance', plot: '.alibi-distance .lineplot-figure', plotToggle: '.alibi-distance .lineplot-figure .table-toggle', biasFigure: '.alibi-distance .heatmap', sentenceCell: '[data-widget="al"] .heads-grid .hm-cell' });
   assert.ok(Object.values(before0).every(Boolean), JSON.stringify(before0));

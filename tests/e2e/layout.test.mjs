@@ -17,7 +17,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { startLab, openPage, gotoReady, urlFor, root, axeViolations } from './helpers.mjs';
+import { startLab, openPage, gotoReady, urlFor, root, axeViolations, openGate } from './helpers.mjs';
 
 const yaml = createRequire(import.meta.url)('js-yaml');
 const files = readdirSync(join(root, 'exercises'))
@@ -99,6 +99,7 @@ test('1280×800: ALiBi bias maps fit their columns (no sideways scroll), labels 
   const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: W, height: H } });
   for (const lang of ['ja', 'en']) {
     await gotoReady(page, urlFor(lab, 'http', { ex: 'alibi', lang }));
+    await openGate(page, 'al');
     await page.waitForSelector('[data-widget] .alibi-distance .heatmap-grid');
     const maps = await page.evaluate(() =>
       [...document.querySelectorAll('.w-alibi .heatmap')].map((fig) => {

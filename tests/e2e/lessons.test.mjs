@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startLab, openPage, urlFor, gotoReady, nodeCore, tableNumbers, round3, artifacts } from './helpers.mjs';
+import { startLab, openPage, urlFor, gotoReady, nodeCore, tableNumbers, round3, artifacts, openGate } from './helpers.mjs';
 
 let lab;
 let core;
@@ -46,6 +46,20 @@ test('causal mask: weights above the diagonal vanish; swaps before token 5 leave
   const s46 = tokenOut([0, 1, 2, 5, 4, 3]);
   assert.ok(s13.every((v, i) => Math.abs(v - base[i]) < 1e-6), 'core: 1↔3 leaves token 5 as it was');
   assert.ok(s46.some((v, i) => Math.abs(v - base[i]) > 1e-3), 'core: 4↔6 changes token 5');
+  // The question first: the swaps widget, whose results answer it, is not drawn until it is settled.
+  assert.equal(await page.locator('[data-widget="sw"] .swap-buttons').count(), 0, 'no swap buttons before the question is answered');
+  // The question's answer is the core's: 4↔6 and 3↔5 change token 5.
+  const q = page.locator('[data-question="which-swaps"]');
+  await q.locator('input[value="s1-3"]').check();
+  await q.locator('button[type="submit"]').click();
+  await page.waitForSelector('[data-question="which-swaps"] .feedback.wrong');
+  assert.equal(await page.locator('[data-widget="sw"] .swap-buttons').count(), 0, 'still closed after a wrong answer with attempts left');
+  await q.locator('input[value="s1-3"]').uncheck();
+  await q.locator('input[value="s4-6"]').check();
+  await q.locator('input[value="s3-5"]').check();
+  await q.locator('button[type="submit"]').click();
+  await page.waitForSelector('[data-question="which-swaps"] .feedback.correct');
+  await page.waitForSelector('[data-widget="sw"][data-revealed="true"] .swap-buttons button');
   const buttons = page.locator('[data-widget="sw"] .swap-buttons button');
   await buttons.nth(0).click();
   await page.waitForSelector('[data-swap="s1-3"]');
@@ -54,16 +68,6 @@ test('causal mask: weights above the diagonal vanish; swaps before token 5 leave
   await buttons.nth(2).click();
   await page.waitForSelector('[data-swap="s4-6"]');
   assert.equal(await page.getAttribute('[data-swap="s4-6"]', 'class'), 'differ');
-  // The question's answer is the core's: 4↔6 and 3↔5 change token 5.
-  const q = page.locator('[data-question="which-swaps"]');
-  await q.locator('input[value="s1-3"]').check();
-  await q.locator('button[type="submit"]').click();
-  await page.waitForSelector('[data-question="which-swaps"] .feedback.wrong');
-  await q.locator('input[value="s1-3"]').uncheck();
-  await q.locator('input[value="s4-6"]').check();
-  await q.locator('input[value="s3-5"]').check();
-  await q.locator('button[type="submit"]').click();
-  await page.waitForSelector('[data-question="which-swaps"] .feedback.correct');
   await page.screenshot({ path: join(artifacts, 'http-ja-causal-mask-on.png'), fullPage: true });
   assert.deepEqual(problems.console, []);
   await context.close();
@@ -153,13 +157,16 @@ test('RoPE: equal m − n gives the same score; the rotated 2-D vector answer', 
 test('ALiBi: slopes 2^{-8h/H} and the slope answer; comparison of the five schemes', { timeout: 60000 }, async () => {
   const { page, context, problems } = await openPage(lab, 'http');
   await gotoReady(page, urlFor(lab, 'http', { ex: 'alibi' }));
-  const slopes = (await tableNumbers(page.locator('[data-widget="al"] table.vec-table')))[0];
-  assert.deepEqual(slopes, [1, 2, 3, 4].map((h) => Number((2 ** (-8 * h / 4)).toFixed(4))));
   assert.equal(await page.locator('[data-widget="cmp"] [data-scheme]').count(), 5);
+  // The slopes answer the question: the widget is drawn once it is answered.
+  assert.equal(await page.locator('[data-widget="al"] table.vec-table').count(), 0);
   const q = page.locator('[data-question="slope-1"]');
   await q.locator('input').fill('0.25');
   await q.locator('button[type="submit"]').click();
   await page.waitForSelector('[data-question="slope-1"] .feedback.correct');
+  await page.waitForSelector('[data-widget="al"] table.vec-table tbody td');
+  const slopes = (await tableNumbers(page.locator('[data-widget="al"] table.vec-table')))[0];
+  assert.deepEqual(slopes, [1, 2, 3, 4].map((h) => Number((2 ** (-8 * h / 4)).toFixed(4))));
   assert.deepEqual(problems.console, []);
   await context.close();
 });
@@ -178,7 +185,7 @@ test('the five comprehension questions can all be answered right, and the path s
   await q.locator('input').fill('0');
   await q.locator('button[type="submit"]').click();
   await page.waitForSelector('[data-question="q1-number"] .feedback.correct');
-  await pick('q2-rnn', ['sequential']);
+  await pick('q2-rnn', ['content']);
   // A wrong pick first: its explanation is shown.
   const q3 = page.locator('[data-question="q3-add"]');
   await q3.locator('input[value="exact"]').check();
@@ -187,7 +194,7 @@ test('the five comprehension questions can all be answered right, and the path s
   assert.match(await q3.locator('.feedback').innerText(), /全次元/);
   await q3.locator('input[value="exact"]').uncheck();
   await pick('q3-add', ['budget', 'superposition']);
-  await pick('q4-mask', ['direction']);
+  await pick('q4-mask', ['one-layer']);
   await pick('q5-1024', ['learned']);
   await page.waitForSelector('.steps-nav li.done');
   await gotoReady(page, urlFor(lab, 'http', {}));
@@ -199,6 +206,7 @@ test('the five comprehension questions can all be answered right, and the path s
 test('ALiBi: a head count that does not divide D is shown in place; a good one recomputes the slopes', { timeout: 60000 }, async () => {
   const { page, context, problems } = await openPage(lab, 'http');
   await gotoReady(page, urlFor(lab, 'http', { ex: 'alibi' }));
+  await openGate(page, 'al');
   await page.fill('#ctl-heads', '3');
   await page.keyboard.press('Tab'); // leaving the field commits what was typed
   await page.waitForSelector('[data-widget="al"] .core-error');

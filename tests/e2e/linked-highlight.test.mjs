@@ -6,7 +6,7 @@
 // only) and by mouse; leaving clears it everywhere.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startLab, openPage, gotoReady, urlFor, axeViolations } from './helpers.mjs';
+import { startLab, openPage, gotoReady, urlFor, axeViolations, openGate } from './helpers.mjs';
 
 let lab;
 before(async () => {
@@ -135,6 +135,7 @@ test('exercise 4, mouse: hovering an output row header or a line end lights the 
 test('exercise 5, mouse on a heatmap cell: its row\'s token lit in the matrix, the lines and the swap picture', { timeout: 90000 }, async () => {
   const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
   await gotoReady(page, urlFor(lab, 'http', { ex: 'causal-mask', extra: '&mask=1' }));
+  await openGate(page, 'sw');
   await page.waitForSelector('.swap-label');
   // Row 4 (を), column 2 (が).
   await page.locator('.w-attention .hm-cell').nth(3 * 6 + 1).hover();

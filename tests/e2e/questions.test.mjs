@@ -87,7 +87,7 @@ test('attempts left and the next attempt\'s credit, in ja and en; the form close
   const learner = 'guesser';
   const { page, context, problems } = await openPage(lab, 'http');
   const ex = exercises.find((e) => e.data.id === 'check');
-  const q = ex.data.blocks.find((b) => b.id === 'q2-rnn'); // 3 options, max_attempts 2, credit [1, 0.5]
+  const q = ex.data.blocks.find((b) => b.id === 'q2-rnn'); // 4 options, max_attempts 2, credit [1, 0.5]
   const wrong = q.options.map((o) => o.id).filter((id) => !q.answer.includes(id));
   await gotoReady(page, `${lab.bases.http}?learner=${learner}#ex=check`);
   const cost = page.locator('[data-question="q2-rnn"] .attempt-cost');

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { root, artifacts, startLab, openPage, urlFor, gotoReady, cliPath } from './helpers.mjs';
+import { root, artifacts, startLab, openPage, urlFor, gotoReady, cliPath, openGate } from './helpers.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'poslab-tokenizer-'));
 let lab;
@@ -85,6 +85,7 @@ test('a submission made with typed text re-grades to the page\'s score with posl
   page.on('pageerror', (e) => problems.push(e.message));
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
   await gotoReady(page, `${base}#ex=causal-mask`);
+  await openGate(page, 'sw');
   // Chromium's ICU splits U.S.A. into letters and dots (libicu 72 keeps
   // "u.s.a"): tokens 2, 4 and 6 are the same ".", so with the mask on and no
   // position information, swapping 4↔6 leaves token 5 ("a") as it was and only
@@ -109,7 +110,8 @@ test('a submission made with typed text re-grades to the page\'s score with posl
   const file = join(dir, 'typed.json');
   await download.saveAs(file);
   const entry = JSON.parse(readFileSync(file, 'utf8')).exercises.find((e) => e.id === 'causal-mask');
-  const attempt = entry.attempts.find((a) => a.question === 'which-swaps');
+  // The answer (the give-up that opened the swaps came first, with the lesson's sentence).
+  const attempt = entry.attempts.filter((a) => a.question === 'which-swaps' && !a.answer?.gave_up).at(-1);
   assert.equal(attempt.lab.sentence, text);
   assert.deepEqual(attempt.lab.tokens, pageTokens, 'the attempt carries the tokens the page used');
   const out = spawnSync(cliPath, ['grade', '--exercises', join(root, 'exercises'), file, '--format', 'json'], { encoding: 'utf8' });

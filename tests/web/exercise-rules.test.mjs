@@ -96,3 +96,10 @@ test('ranges: the schema defines range once and refuses a malformed one; the loa
   assert.match(crossCheck({ ...file, blocks: [{ ...file.blocks[0], ranges: { heads: { min: 4, max: 2 } } }] }).join('\n'), /blocks\[0\]\.ranges\.heads: min 4 is more than max 2/);
   assert.deepEqual(crossCheck({ ...file, lab: { ranges: { d: { min: 8, max: 8 } } } }), []);
 });
+
+test('reveal_after names numeric or choice questions of the same file', () => {
+  const w = { type: 'swaps', id: 'sw', token: 2, swaps: [[1, 3]] };
+  assert.deepEqual(crossCheck(ex(choice({ max_attempts: 2 }), { ...w, reveal_after: ['c'] })), []);
+  assert.match(crossCheck(ex(choice({ max_attempts: 2 }), { ...w, reveal_after: ['nope'] })).join('\n'), /reveal_after\[0\]: "nope" is not the id of a numeric or choice question in this file/);
+  assert.match(crossCheck(ex({ ...w, reveal_after: ['sw'] })).join('\n'), /reveal_after\[0\]: "sw" is not the id/);
+});

@@ -118,6 +118,10 @@ export function crossCheck(ex) {
         if (missing.length) problems.push(`${at}.prediction: its options must be the schemes trained (option ids ${missing.join(', ')} are missing), so that every scheme can be predicted`);
       }
     }
+    // A widget that answers questions opens once they are settled: they must be questions of this file that can be settled.
+    (b.reveal_after ?? []).forEach((id, j) => {
+      if (!['numeric', 'choice'].includes(typeOfId(id))) problems.push(`${at}.reveal_after[${j}]: "${id}" is not the id of a numeric or choice question in this file`);
+    });
     if (b.type === 'vectors' && b.labels.length !== b.vectors.length) {
       problems.push(`${at}.labels: ${b.labels.length} labels for ${b.vectors.length} vectors`);
     }

@@ -371,13 +371,36 @@ export function prediction(block, ctx) {
     show(feedback, 'recorded', h('p', { class: 'prediction-recorded', 'data-prediction': answer[0] ?? '' }, t('q.prediction_recorded', { choice: label ? richToText(pick(label)) : '' })), block.explain ? h('div', { html: richBlock(pick(block.explain)) }) : null);
     setDone(true);
   };
+  // A prediction is made before the result is seen: once a run it predicts
+  // has started (or one is shown) with nothing recorded, it closes for good
+  // (the widget says so with a 'poslab:prediction-closed' event, and keeps an
+  // attempt {ran_before_prediction: true} for the instructor, which the core
+  // takes as a malformed answer: no points, no attempt spent).
+  let closed = false;
+  const close = () => {
+    if (closed || button.disabled) return;
+    closed = true;
+    options.forEach((x) => (x.input.disabled = true));
+    button.disabled = true;
+    el.dataset.closed = 'true';
+    show(feedback, 'closed', h('p', { class: 'prediction-closed' }, t('q.prediction_closed')), ctx.graded ? h('p', { class: 'muted' }, t('q.prediction_closed_kept')) : null);
+  };
   const first = ctx.firstAnswer?.(block.id);
   if (Array.isArray(first) && typeof first[0] === 'string' && block.options.some((o) => o.id === first[0])) lock(first);
+  else if ((ctx.attempts?.(block.id) ?? []).some((a) => a.answer?.ran_before_prediction === true)) close();
+  const onClosed = (e) => {
+    if (!el.isConnected) return window.removeEventListener('poslab:prediction-closed', onClosed);
+    if (e.detail?.exercise === ctx.exercise.id && e.detail.question === block.id) close();
+  };
+  window.addEventListener('poslab:prediction-closed', onClosed);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
+    if (closed) return;
     const picked = await checkPicked(ctx, block, options, feedback);
     if (!picked) return;
     const { selected, g } = picked;
+    // Closed while the core was asked (a run started meanwhile): not a prediction.
+    if (closed) return close();
     if (g.status !== 'recorded') {
       show(feedback, 'malformed', h('p', {}, t('q.choose_first')));
       return;

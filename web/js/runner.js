@@ -7,6 +7,7 @@ import { richBlock, richInline, tex } from './rich.js';
 import * as questions from './questions.js';
 import * as progress from './progress.js';
 import { variantDependent } from './grading/session.js';
+import { gatedWidget } from './reveal-gate.js';
 import { mount as tokens } from './widgets/tokens.js';
 import { mount as outputs } from './widgets/outputs.js';
 import { mount as attention } from './widgets/attention.js';
@@ -306,7 +307,9 @@ export async function renderExercise(root, exercise, app) {
       const el = h('section', { class: `widget w-${block.type}`, 'data-widget': block.id, 'aria-label': t(`widget.${block.type}`), 'data-main-visual': i === mainAt ? '' : undefined });
       el.append(h('h2', { class: 'widget-title' }, t(`widget.${block.type}`)));
       place.append(el);
-      widgets.set(block.id, WIDGETS[block.type](el, block, ctx));
+      // A widget whose readout answers a question opens once that question is settled (reveal-gate.js);
+      // the hand calculation's vectors widget keeps its own gate.
+      widgets.set(block.id, block.reveal_after && block.type !== 'vectors' ? gatedWidget(el, block, ctx, WIDGETS[block.type]) : WIDGETS[block.type](el, block, ctx));
     } else if (questions[block.type]) {
       const q = questions[block.type](block, ctx);
       if (q.refresh) tasks.push(q);

@@ -151,11 +151,23 @@ export function mount(el, block, ctx) {
   const onAnswered = (e) => {
     if (!el.isConnected) return window.removeEventListener('poslab:answered', onAnswered);
     const d = e.detail;
-    if (d.exercise !== ctx.exercise.id || d.question !== block.prediction || predicted) return;
+    if (d.exercise !== ctx.exercise.id || d.question !== block.prediction || predicted || closedPrediction) return;
     predicted = Array.isArray(d.answer) ? d.answer[0] : null;
     if (session?.status === 'done') results.replaceChildren(resultsView(session));
   };
   if (predictionBlock) window.addEventListener('poslab:answered', onAnswered);
+  // A prediction comes before any result: when a run starts, or a kept run is
+  // shown, with no prediction recorded, the prediction question closes for
+  // good; the first time, an attempt {ran_before_prediction: true} is kept, so
+  // the submission shows the instructor that training came first.
+  let closedPrediction = false;
+  function closePrediction() {
+    if (!predictionBlock || predicted || closedPrediction) return;
+    closedPrediction = true;
+    window.dispatchEvent(new CustomEvent('poslab:prediction-closed', { detail: { exercise: ctx.exercise.id, question: block.prediction } }));
+    const kept = (ctx.attempts?.(block.prediction) ?? []).some((a) => a.answer?.ran_before_prediction === true);
+    if (!kept) ctx.check(block.prediction, { ran_before_prediction: true }).catch(() => {});
+  }
 
   // ---- rendering a session ----
   let session = null;
@@ -257,7 +269,7 @@ export function mount(el, block, ctx) {
     }
     // The prediction, compared with the run (never marked wrong).
     if (predictionBlock) {
-      if (!predicted) items.push(h('li', { class: 'prediction-vs-run' }, t('extrap.no_prediction')));
+      if (!predicted) items.push(h('li', { class: 'prediction-vs-run', 'data-outcome': 'none' }, t('extrap.no_prediction')));
       else {
         const outcome = predictionOutcome(predicted, rank);
         const params = { predicted: schemeName(predicted), furthest: names(rank.furthest) };
@@ -353,7 +365,9 @@ export function mount(el, block, ctx) {
     const o = commit();
     if (!o) return;
     try {
-      attach(startTraining(o, { core: ctx.core }));
+      const s = startTraining(o, { core: ctx.core });
+      closePrediction();
+      attach(s);
     } catch (err) {
       msg.textContent = t('extrap.busy');
     }
@@ -363,8 +377,10 @@ export function mount(el, block, ctx) {
   // A session started before this render (a language switch re-renders the page) is shown again;
   // else the tab's last finished run (for this scheme set, or the last one), checked as it is read.
   const existing = activeSession();
-  if (existing) attach(existing);
-  else {
+  if (existing) {
+    closePrediction();
+    attach(existing);
+  } else {
     const kept = loadRun(ctx.exercise.id, w.state.schemes);
     if (kept) {
       setBoxes(kept.options.schemes);
@@ -374,6 +390,7 @@ export function mount(el, block, ctx) {
       const runs = kept.options.schemes.flatMap((scheme) => kept.options.seeds.map((seed) => ({ scheme, seed })));
       const total = runs.length * kept.options.steps;
       const last = runs.at(-1);
+      closePrediction();
       render({ ...kept, status: 'done', restored: true, runs, error: null, progress: { run: runs.length - 1, runs: runs.length, scheme: last.scheme, seed: last.seed, step: kept.options.steps, steps: kept.options.steps, stepsDone: total, stepsTotal: total }, cancel() {} });
     }
   }

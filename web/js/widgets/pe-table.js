@@ -1,10 +1,13 @@
 // The position table of the chosen scheme as a heatmap (dimensions × positions)
 // and a few of its columns across positions, where the wavelengths show.
-import { h, errorBox } from '../dom.js';
+import { h, errorBox, fmt } from '../dom.js';
 import { t } from '../i18n.js';
 import { richInline } from '../rich.js';
 import { heatmap } from './heatmap.js';
 import { lineplot } from './lineplot.js';
+
+// The shared colour scale and y range: sinusoidal's values span [−1, 1].
+const SCALE = 1;
 
 export function mount(el, block, ctx) {
   const w = { state: {}, result: null, error: null };
@@ -44,12 +47,21 @@ export function mount(el, block, ctx) {
       const byDim = Array.from({ length: D }, (_, d) => Array.from({ length: S }, (_, p) => encoding.data[p * D + d]));
       const dims = (block.plot_dims ?? [0, 2]).filter((d) => d < D);
       const xs = Array.from({ length: S }, (_, p) => p);
-      return draw({ scheme: lab.pe, shape: encoding.shape }, [
+      // One colour scale and one y range, −1 to 1, for every table (sinusoidal
+      // spans it): a learned table ~20× weaker looks that much fainter rather
+      // than as strong. The range is said in words, with this table's own.
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (const v of encoding.data) (lo = Math.min(lo, v)), (hi = Math.max(hi, v));
+      const learned = lab.pe === 'learned';
+      return draw({ scheme: lab.pe, shape: encoding.shape, range: [lo, hi], scale: [-SCALE, SCALE] }, [
         h('p', { class: 'shape' }, t('pe.shape', { scheme: t(`scheme.${lab.pe}`), S, D })),
-        heatmap(byDim, { caption: t('pe.heatmap_caption', { scheme: t(`scheme.${lab.pe}`) }), rowLabels: byDim.map((_, d) => String(d)), colLabels: xs.map((p) => (p % 8 === 0 ? String(p) : '')), rowTitle: t('pe.dim'), colTitle: t('pe.pos'), showValues: false }),
+        learned ? h('p', { class: 'notice pe-kind' }, t('pe.learned_kind')) : null,
+        heatmap(byDim, { caption: t('pe.heatmap_caption', { scheme: t(`scheme.${lab.pe}`) }), rowLabels: byDim.map((_, d) => String(d)), colLabels: xs.map((p) => (p % 8 === 0 ? String(p) : '')), rowTitle: t('pe.dim'), colTitle: t('pe.pos'), showValues: false, min: -SCALE, max: SCALE }),
+        h('p', { class: 'muted pe-scale' }, t('pe.scale', { min: fmt(-SCALE, 0), max: fmt(SCALE, 0), lo: fmt(lo, 3), hi: fmt(hi, 3) })),
         lineplot(
           dims.map((d) => ({ label: t('pe.dim_label', { d }), xs, ys: byDim[d] })),
-          { caption: t('pe.plot_caption'), xLabel: t('pe.pos') },
+          { caption: t(learned ? 'pe.plot_caption_learned' : 'pe.plot_caption'), xLabel: t('pe.pos'), yMin: -SCALE, yMax: SCALE },
         ),
         // Sinusoidal only: each (sin, cos) pair's wavelength 2π·10000^{2i/D}, from the core.
         wavelengths

@@ -195,6 +195,7 @@ export function mount(el, block, ctx) {
     const seq = (n, step = 1) => Array.from({ length: n }, (_, i) => i * step);
     return {
       rows: ft ? ft.rows : rows,
+      fromFile: !!ft,
       sinusoidal: dims.map((d, j) => ({ label: t('pe.dim_label', { d }), xs: seq(max + 1), ys: col(sin.encoding, j) })),
       learned: ft
         ? ftDims(ft).map((d) => ({ label: t('pe.dim_label', { d }), xs: seq(ft.rows), ys: Array.from({ length: ft.rows }, (_, p) => ft.data[p * ft.cols + d]) }))
@@ -234,7 +235,7 @@ export function mount(el, block, ctx) {
       h(
         'section',
         { class: `panel wall-${scheme}`, 'data-scheme': scheme },
-        h('h3', { class: 'sub-title' }, scheme === 'learned' && ft ? `${t('wall.learned')}: ${ft.name}` : t(`wall.${scheme}`)),
+        h('h3', { class: 'sub-title' }, scheme === 'learned' && ft ? `${t('wall.learned_file')}: ${ft.name}` : t(`wall.${scheme}`)),
         r.ok ? vectorTable([{ label: String(pos), values }], { labelTitle: 'pos', dims: scheme === 'learned' ? learnedDims.map((d) => `i=${d}`) : dimsLabels }) : errorBox(r.error, { lesson: scheme === 'learned' }),
         scheme === 'learned' && !r.ok ? h('p', { class: 'lesson-text' }, t('wall.lesson', { pos, last: (ft ? ft.rows : rows) - 1 })) : null,
       );
@@ -250,7 +251,7 @@ export function mount(el, block, ctx) {
     );
     if (curves) {
       plots.replaceChildren(
-        lineplot(curves.learned, { caption: t('wall.plot_learned', { rows: curves.rows, last: curves.rows - 1 }), xLabel: t('pe.pos'), xMin: 0, xMax: max, cursor: pos, wall: curves.rows, wallLabel: t('wall.no_rows', { rows: curves.rows }) }),
+        lineplot(curves.learned, { caption: t(curves.fromFile ? 'wall.plot_file' : 'wall.plot_learned', { rows: curves.rows, last: curves.rows - 1 }), xLabel: t('pe.pos'), xMin: 0, xMax: max, cursor: pos, wall: curves.rows, wallLabel: t('wall.no_rows', { rows: curves.rows }) }),
         lineplot(curves.sinusoidal, { caption: t('wall.plot_sinusoidal'), xLabel: t('pe.pos'), xMin: 0, xMax: max, cursor: pos }),
         lineplot(curves.rope, { caption: t('wall.plot_rope'), xLabel: t('pe.pos'), xMin: 0, xMax: max, cursor: pos }),
       );
