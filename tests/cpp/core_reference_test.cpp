@@ -235,7 +235,7 @@ struct Design {
 // A model that computes exactly logits = c·(token_pref[token] + pos_pref[pos]) + const:
 // the residual stream is one-hot(token) + one-hot(5 + pos) (every block adds 0,
 // as its output weights are 0), the final LayerNorm scales all such vectors
-// alike, and w_out maps the one-hots to the preferences.
+// alike, and w_out maps the one-hots to the preferences (its columns summing to 0).
 poslab::TinyTransformer<float> hand_set_model(const Design& d) {
     poslab::TinyTransformerConfig c;
     c.vocab = poslab::kCountTaskVocab;
@@ -259,6 +259,14 @@ poslab::TinyTransformer<float> hand_set_model(const Design& d) {
                 for (std::size_t v = 0; v < 5; ++v) w[g.offset + t * 5 + v] = float(d.token_pref[t][v]);
             for (std::size_t p = 0; p < kPositions; ++p)
                 for (std::size_t v = 0; v < 5; ++v) w[g.offset + (5 + p) * 5 + v] = float(d.pos_pref[p][v]);
+            // LayerNorm subtracts the mean (2/D) from every entry, which adds
+            // −(2/D)/σ · Σ_rows w_out[·][v] to logit v: the last (unused) row
+            // makes every column sum to 0, so that term is the same for all v.
+            for (std::size_t v = 0; v < 5; ++v) {
+                double column = 0;
+                for (std::size_t r = 0; r + 1 < 24; ++r) column += w[g.offset + r * 5 + v];
+                w[g.offset + 23 * 5 + v] = float(-column);
+            }
         }
     }
     return model;
@@ -329,7 +337,7 @@ TEST(CoreReference, CountAndStopIsScoredFromEqualsToTheStopToken) {
         for (double x : want) (x == 1.0 ? designs_with_a_solved_n : designs_with_a_failed_n)++;
     }
     // The designs exercise both outcomes, many times.
-    EXPECT_GT(designs_with_a_solved_n, 20);
+    EXPECT_GE(designs_with_a_solved_n, 10);
     EXPECT_GT(designs_with_a_failed_n, 20);
 }
 

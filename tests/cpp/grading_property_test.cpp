@@ -202,9 +202,9 @@ TEST(GradingProperty, UntimedDuplicatesKeepTheFileOrder) {
     const json right = attempt_json({"one", {"a"}, 0}, false);
     json wrongs = json::array();
     for (const char* c : {"b", "c"}) wrongs.push_back(attempt_json({"one", {c}, 0}, false));
-    const json early = grade_submission_value(submission(json::array({entry({right}), entry(wrongs)})), "f", exercises())[0];
+    const json early = grade_submission_value(submission(json::array({entry(json::array({right})), entry(wrongs)})), "f", exercises())[0];
     EXPECT_DOUBLE_EQ(early["questions"][0]["points"].get<double>(), 2.0) << early.dump();
-    const json late = grade_submission_value(submission(json::array({entry(wrongs), entry({right})})), "f", exercises())[0];
+    const json late = grade_submission_value(submission(json::array({entry(wrongs), entry(json::array({right}))})), "f", exercises())[0];
     EXPECT_DOUBLE_EQ(late["questions"][0]["points"].get<double>(), 0.5) << late.dump();
     // One timed copy and one untimed: not every attempt has a time, so file order too.
     json timed_right = json::array({attempt_json({"one", {"a"}, 1})});
