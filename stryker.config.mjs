@@ -1,4 +1,3 @@
-// @ts-nocheck
 // StrykerJS over the JavaScript that grades and stores answers (npm run
 // mutate:js, which prints killed/total per file from the JSON report).
 // The tap runner runs each tests/web file with node; with perTest coverage
