@@ -14,6 +14,7 @@ import { countCodeRuns, rerunCodeAttempts, codeRunsCell, RUN_STATUSES } from '..
 import { runPython, loadRuntime } from '../python/py-client.js';
 import { histogramFigure } from './charts.js';
 import { detailsText } from './details.js';
+import { filePicker } from '../file-picker.js';
 
 // As their files say them (the build's loader adds `file`, which the core must not hash).
 const exercises = (typeof __EXERCISES__ !== 'undefined' ? __EXERCISES__ : []).map(({ file, ...data }) => data);
@@ -234,13 +235,14 @@ function download(name, text, type) {
 }
 
 function picker() {
-  const input = h('input', { type: 'file', id: 'files', multiple: true, accept: '.json,application/json', class: 'file-input' });
+  // Buttons in the page's language open the hidden file inputs (file-picker.js).
+  const { button, input } = filePicker({ id: 'files', label: t('instructor.pick_files'), multiple: true, accept: '.json,application/json' });
   input.addEventListener('change', () => gradeFiles(input.files).then(() => (input.value = '')));
-  const parts = [h('label', { for: 'files' }, t('instructor.pick_files')), input];
+  const parts = [button, input];
   if ('webkitdirectory' in HTMLInputElement.prototype) {
-    const folder = h('input', { type: 'file', id: 'folder', webkitdirectory: true, multiple: true, class: 'file-input' });
+    const { button: folderButton, input: folder } = filePicker({ id: 'folder', label: t('instructor.pick_folder'), multiple: true, directory: true });
     folder.addEventListener('change', () => gradeFiles([...folder.files].filter((f) => f.name.toLowerCase().endsWith('.json'))).then(() => (folder.value = '')));
-    parts.push(h('label', { for: 'folder' }, t('instructor.pick_folder')), folder);
+    parts.push(folderButton, folder);
   }
   const zone = h('div', { class: 'drop-zone', id: 'drop-zone' }, h('p', {}, t('instructor.drop_here')), h('div', { class: 'pickers' }, ...parts));
   zone.addEventListener('dragover', (e) => {
