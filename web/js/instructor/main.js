@@ -323,7 +323,7 @@ function rosterTable(result) {
   return h(
     'table',
     { class: 'content-table roster', id: 'roster' },
-    h('caption', {}, t('instructor.roster_caption', { count: rows.length, total: result.roster.length, max: num(result.maxTotal) })),
+    h('caption', {}, t('instructor.roster_caption', { shown: rows.length, count: result.roster.length, max: num(result.maxTotal) })),
     h('thead', {}, h('tr', {}, ...cols.map(th))),
     h(
       'tbody',
@@ -482,7 +482,7 @@ function render() {
     state.pythonError ? h('p', { class: 'core-error', role: 'alert', id: 'python-error' }, state.pythonError) : '',
     ...(r
       ? [
-          h('p', { id: 'summary' }, t('instructor.summary', { files: r.files.length, learners: r.roster.length })),
+          h('p', { id: 'summary' }, t('instructor.summary', { files: t('instructor.n_files', { count: r.files.length }), learners: t('instructor.n_learners', { count: r.roster.length }) })),
           r.unreliable ? h('p', { class: 'note' }, t('instructor.unreliable', { min: 50 })) : '',
           section('problems', t('instructor.problems'), problemsTable(r)),
           section('roster', t('instructor.roster'), h('div', { class: 'filter' }, h('label', { for: 'roster-filter' }, t('instructor.filter')), filter, h('span', { id: 'filter-help', class: 'help' }, t('instructor.filter_help'))), h('p', { class: 'help' }, t('instructor.sort_help')), scroller(t('instructor.roster'), rosterTable(r))),
