@@ -45,3 +45,22 @@ test('no English string puts a number placeholder before a plural noun without p
   }
   assert.deepEqual(bad, []);
 });
+
+test('core errors name the control the student sees (width D, heads H), not the API field (dModel)', async () => {
+  const { errorMessage } = await import('../../web/js/catalog.js');
+  const range = { code: 'out_of_range_option', params: { field: 'dModel', min: '1', max: '64', value: '0' } };
+  assert.equal(errorMessage('en', range), 'Width D must be from 1 to 64 (it is 0).');
+  assert.equal(errorMessage('ja', range), '次元 D は 1 から 64 の範囲で指定してください（いまの値は 0）。');
+  const odd = { code: 'odd_width', params: { field: 'dModel', value: '7', scheme: 'sinusoidal' } };
+  assert.equal(errorMessage('en', odd), 'sinusoidal needs an even width of at least 2 (width D = 7); its values come in pairs.');
+  assert.match(errorMessage('ja', odd), /幅（次元 D = 7）/);
+  const oddHead = { code: 'odd_width', params: { field: 'dHead', value: '3', scheme: 'rope' } };
+  assert.match(errorMessage('en', oddHead), /\(width per head D ÷ H = 3\)/);
+  for (const lang of ['en', 'ja']) {
+    for (const e of [range, odd, oddHead, { code: 'out_of_range_option', params: { field: 'heads', min: '1', max: '64', value: '99' } }]) {
+      assert.doesNotMatch(errorMessage(lang, e), /dModel|dHead|\bheads\b(?! H)/);
+    }
+  }
+  // A field the page has no control for is named as the core names it.
+  assert.match(errorMessage('en', { code: 'out_of_range_option', params: { field: 'finetuneSteps', min: '0', max: '500', value: '900' } }), /^finetuneSteps must be/);
+});
