@@ -67,6 +67,10 @@ for (const lang of ['ja', 'en']) {
     await page.waitForSelector('#files', { state: 'attached', timeout: 30000 });
     await page.waitForLoadState('networkidle');
     const want = lang === 'ja' ? 'ファイルを選ぶ（複数可）' : 'Choose files (several at once)';
+    // Listening before any key is pressed: Playwright turns on its chooser
+    // interception asynchronously, and a chooser opened before that is lost.
+    const chosen = page.waitForEvent('filechooser', { timeout: 60000 });
+    await page.waitForTimeout(500);
     await tabTo(page, '#files-button');
     const name = await page.evaluate(() => document.activeElement.textContent);
     assert.equal(name, want);
@@ -74,8 +78,10 @@ for (const lang of ['ja', 'en']) {
     const box = await page.locator('#files').boundingBox();
     assert.ok(!box || (box.width <= 1 && box.height <= 1), `file input is drawn ${JSON.stringify(box)}`);
     assert.equal(await page.locator('#files').getAttribute('tabindex'), '-1');
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 10000 }), page.keyboard.press('Enter')]);
+    await page.keyboard.press('Enter');
+    const chooser = await chosen;
     assert.equal(chooser.isMultiple(), true);
+    await chooser.setFiles([]); // closes the chooser (one left open blocks the next test's)
     // The accessibility tree names the button in the page's language.
     const snap = await page.locator('#drop-zone').ariaSnapshot();
     assert.match(snap, new RegExp(`button "${want.replace(/[()（）]/g, '.')}"`));
@@ -92,9 +98,13 @@ test('ja: exercise 6\'s model-file picker is a button in Japanese that opens the
   await gotoReady(page, urlFor(lab, 'http', { ex: 'wall-1024' }));
   const button = page.locator('[id$="-file-button"]').first();
   assert.equal(await button.innerText(), 'モデルファイルを開く（.safetensors または .npy）');
+  const chosen = page.waitForEvent('filechooser', { timeout: 60000 });
+  await page.waitForTimeout(500);
   await tabTo(page, '[id$="-file-button"]', 200);
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 10000 }), page.keyboard.press('Space')]);
+  await page.keyboard.press('Space');
+  const chooser = await chosen;
   assert.equal(chooser.isMultiple(), false);
+  await chooser.setFiles([]);
   assert.deepEqual(problems.console, []);
   await context.close();
 });
