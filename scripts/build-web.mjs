@@ -9,7 +9,9 @@
 //   the CodeMirror editor, loaded on demand),
 //   style.css, katex/ (script, CSS and fonts, local; loaded after the first
 //   screen, web/js/rich.js),
-//   instructor.html + instructor.js (the class results page, IIFE).
+//   instructor.html + instructor.js (the class results page, IIFE),
+//   and beside each text or wasm file its .br and .gz copy for the server
+//   (scripts/precompress.mjs; rewritten only when the file changed).
 // app.js also carries both Workers' code as text: from file:// the page makes
 // its Workers from blob: URLs (web/js/core-loader.js).
 // The exercises (exercises/*.yaml) are validated against
@@ -22,6 +24,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadExercises } from '../web/js/exercise-loader.mjs';
 import { buildPythonWorker } from './build-python.mjs';
+import { precompressDir } from './precompress.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -142,4 +145,6 @@ for (const f of ['poslab.js', 'poslab-web.js', 'poslab.wasm']) {
   if (!existsSync(join(dist, f))) console.warn(`build-web: dist/${f} is missing (scripts/build.sh copies it); the page will say the core failed to load`);
 }
 writeFileSync(join(dist, 'exercises.json'), JSON.stringify(exercises, null, 1));
-console.log(`build-web: dist/ written (${exercises.length} exercises)`);
+// The .br/.gz copies scripts/serve.mjs sends (only the changed files' are rewritten).
+const copies = precompressDir(dist);
+console.log(`build-web: dist/ written (${exercises.length} exercises; compressed copies: ${copies.written} written, ${copies.kept} up to date)`);

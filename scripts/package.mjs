@@ -247,10 +247,17 @@ export function cmi5Page(html) {
 // The lab's files: everything in dist/ the page needs (not the host-page kit or the types).
 const LEFT_OUT = new Set(['embed.js', 'embed-example.html', 'embed-example.js', 'poslab.d.ts', 'exercises.json']);
 
+// The files of dist/ that go into a package. Not the server's .br/.gz copies
+// (scripts/precompress.mjs): a zip is compressed anyway, and the page from
+// file:// or an LMS never asks for them.
+export function packageFiles(dist) {
+  return listFiles(dist).filter((f) => !LEFT_OUT.has(f) && !/\.(br|gz)$/.test(f));
+}
+
 export function buildPackages(o) {
   for (const f of ['index.html', 'app.js', 'poslab.js', 'exercises.json']) if (!existsSync(join(o.dist, f))) throw new Error(`package: ${join(o.dist, f)} is missing: run npm run build first`);
   const exercises = JSON.parse(readFileSync(join(o.dist, 'exercises.json'), 'utf8'));
-  const files = listFiles(o.dist).filter((f) => !LEFT_OUT.has(f));
+  const files = packageFiles(o.dist);
   const list = units(exercises, o.sco);
   const content = files.map((f) => ({ name: f, data: readFileSync(join(o.dist, f)) }));
   mkdirSync(o.out, { recursive: true });

@@ -2,10 +2,13 @@
 // A small static server for dist/ on 127.0.0.1. PORT overrides 8080; PORT=0
 // picks a free port. Also importable: `const { server, url } = await serve({ port: 0 })`.
 //
-// Text and wasm go compressed to browsers that accept it: Brotli (quality 11)
-// where the request allows `br`, else gzip (poslab.wasm shrinks to about a
-// third with gzip, a little more with Brotli); compressed once per file
-// version and kept. The wasm is sent as application/wasm so the page can
+// Text and wasm go compressed to browsers that accept it: the build writes a
+// Brotli (quality 11) and a gzip copy beside each such file (scripts/
+// precompress.mjs: `app.js.br`, `app.js.gz`); the server sends `.br` where the
+// request allows `br`, else `.gz`, else the plain file, and a copy only while
+// it is at least as new as its file (a stale one is never sent). It never
+// compresses per request: Brotli 11 of poslab.wasm took 21 s on a loaded
+// 2-core machine. The wasm is sent as application/wasm so the page can
 // compile it while it downloads (WebAssembly.compileStreaming).
 //
 // Security headers: every response has X-Content-Type-Options: nosniff and
@@ -17,7 +20,7 @@
 // embeds the lab; serve({ frameAncestors }) does the same when imported.
 import { createServer } from 'node:http';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { COMPRESSIBLE, ENCODINGS } from './precompress.mjs';
 import { extname, join, normalize, resolve, sep, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -61,32 +64,37 @@ export function metaPolicy(html) {
   return m ? m[1].replace(/&#39;|&apos;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&') : null;
 }
 
-const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.ts', '.wasm', '.svg', '.ttf']);
-const compressed = new Map(); // `${encoding} ${file}` → { mtimeMs, size, data }
-const COMPRESS = {
-  br: (buf) => brotliCompressSync(buf, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: buf.length } }),
-  gzip: (buf) => gzipSync(buf, { level: 9 }),
-};
-
 // The encoding to send: br before gzip, each only if the request accepts it
 // (a q=0 refuses it).
 export function pickEncoding(acceptEncoding = '') {
+  return acceptedEncodings(acceptEncoding)[0] ?? null;
+}
+
+// The encodings to try, best first: br before gzip, each only if the request
+// accepts it (a q=0 refuses it).
+export function acceptedEncodings(acceptEncoding = '') {
   const accepted = new Set();
   for (const part of String(acceptEncoding).toLowerCase().split(',')) {
     const [name, ...params] = part.trim().split(';');
     const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)).find(Boolean);
     if (!q || Number(q[1]) > 0) accepted.add(name.trim());
   }
-  return ['br', 'gzip'].find((e) => accepted.has(e)) ?? null;
+  return ['br', 'gzip'].filter((e) => accepted.has(e));
 }
 
-function compressedOf(encoding, file, st) {
-  const key = `${encoding} ${file}`;
-  const hit = compressed.get(key);
-  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.data;
-  const data = COMPRESS[encoding](readFileSync(file));
-  compressed.set(key, { mtimeMs: st.mtimeMs, size: st.size, data });
-  return data;
+// The build's copy of `file` in one of `encodings` that is a file at least as
+// new as `st` (the file's stat), as { encoding, path, size }, or null.
+function precompressed(file, st, encodings) {
+  for (const [encoding, suffix] of ENCODINGS) {
+    if (!encodings.includes(encoding)) continue;
+    try {
+      const cst = statSync(file + suffix);
+      if (cst.isFile() && cst.mtimeMs >= st.mtimeMs) return { encoding, path: file + suffix, size: cst.size };
+    } catch {
+      // No copy: try the next encoding, else the plain file.
+    }
+  }
+  return null;
 }
 
 export function serve({ root, port = 8080, host = '127.0.0.1', frameAncestors = process.env.FRAME_ANCESTORS ?? DEFAULT_FRAME_ANCESTORS } = {}) {
@@ -134,23 +142,22 @@ export function serve({ root, port = 8080, host = '127.0.0.1', frameAncestors = 
       }
       headers['content-security-policy'] = `${policy.replace(/;\s*$/, '')}; frame-ancestors ${ancestors}`;
     }
+    let body = { path: file, size: st.size };
     if (COMPRESSIBLE.has(extname(file))) {
       headers.vary = 'accept-encoding';
-      const encoding = pickEncoding(req.headers['accept-encoding']);
-      if (encoding) {
-        const data = compressedOf(encoding, file, st);
-        res.writeHead(200, { ...headers, 'content-encoding': encoding, 'content-length': data.length });
-        res.end(req.method === 'HEAD' ? undefined : data);
-        return;
+      const copy = precompressed(file, st, acceptedEncodings(req.headers['accept-encoding']));
+      if (copy) {
+        headers['content-encoding'] = copy.encoding;
+        body = copy;
       }
     }
-    res.writeHead(200, { ...headers, 'content-length': st.size });
+    res.writeHead(200, { ...headers, 'content-length': body.size });
     if (req.method === 'HEAD') res.end();
     // Exactly the bytes the content-length announced: a file rebuilt while it
     // is sent (npm run build beside npm start) must not spill into the next
     // response on a kept-alive connection.
-    else if (st.size === 0) res.end();
-    else createReadStream(file, { start: 0, end: st.size - 1 }).pipe(res);
+    else if (body.size === 0) res.end();
+    else createReadStream(body.path, { start: 0, end: body.size - 1 }).pipe(res);
   });
   return new Promise((ok, fail) => {
     server.once('error', fail);

@@ -106,8 +106,8 @@ test('errors render from code and params; a code whose params are missing uses i
   assert.equal(errorMessage('ja', past), '位置 2047 に対応する行が学習型の表にありません。表は 1024 行（位置 0〜1023）で、学習時の長さを超えて延ばすことはできません。');
   assert.match(errorMessage('en', past), /^Position 2047 has no row in the learned table\./);
   // out_of_range_option: with value, without value, with neither min nor max.
-  assert.equal(errorMessage('en', { code: 'out_of_range_option', params: { field: 'heads', min: '1', max: '64', value: '65' } }), 'heads must be from 1 to 64 (it is 65).');
-  assert.equal(errorMessage('en', { code: 'out_of_range_option', params: { field: 'heads', min: '1', max: '64' } }), 'heads must be from 1 to 64.');
+  assert.equal(errorMessage('en', { code: 'out_of_range_option', params: { field: 'heads', min: '1', max: '64', value: '65' } }), 'Heads H must be from 1 to 64 (it is 65).');
+  assert.equal(errorMessage('en', { code: 'out_of_range_option', params: { field: 'heads', min: '1', max: '64' } }), 'Heads H must be from 1 to 64.');
   assert.equal(errorMessage('ja', { code: 'out_of_range_option', params: { field: 'lr', value: '9', above: '0', max: '1' } }), 'lr の値（9）が使える範囲の外です。');
   assert.equal(errorMessage('ja', { code: 'odd_width', params: {} }), '幅を 2 以上の偶数にしてください（値は sin/cos や回転の組で 2 つずつ使います）。');
   // Unknown codes: null, so the page falls back to the core's English text.

@@ -60,14 +60,36 @@ export function format(lang, key, params = {}) {
 // whose placeholders the error's params all fill (the core's throw sites do
 // not all give the same params). null when the code is unknown: then the
 // caller shows a generic line and the core's own (English) message.
+//
+// A `field` or `option` param that names an API setting the student sets with
+// a control (dModel, heads, …) is written as that control's label ("width D",
+// not "dModel"): FIELD_LABELS. An English message starting with one is
+// capitalised.
+export const FIELD_LABELS = {
+  dModel: 'field.d',
+  d: 'field.d',
+  d_model: 'field.d',
+  heads: 'field.heads',
+  nHeads: 'field.heads',
+  dHead: 'field.d_head',
+  d_head: 'field.d_head',
+  seed: 'field.seed',
+};
+
 export function errorMessage(lang, error) {
   const code = error && error.code;
   if (!code || typeof code !== 'string') return null;
-  const params = (error && error.params) || {};
+  const params = { ...((error && error.params) || {}) };
+  const labels = [];
+  for (const name of ['field', 'option']) {
+    const label = typeof params[name] === 'string' && Object.prototype.hasOwnProperty.call(FIELD_LABELS, params[name]) ? FIELD_LABELS[params[name]] : null;
+    if (label) labels.push((params[name] = format(lang, label)));
+  }
   for (const key of [`err.${code}`, `err.${code}.alt`, `err.${code}.plain`]) {
     if (!hasKey(lang, key) && !hasKey('ja', key)) continue;
     const text = format(lang, key, params);
-    if (!/\{[A-Za-z_]\w*\}/.test(text)) return text;
+    if (/\{[A-Za-z_]\w*\}/.test(text)) continue;
+    return lang === 'en' && labels.some((l) => text.startsWith(l)) ? text.charAt(0).toUpperCase() + text.slice(1) : text;
   }
   return null;
 }

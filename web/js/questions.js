@@ -541,7 +541,13 @@ function outputBlock(r) {
 export function code(block, ctx) {
   const { el, feedback, setDone } = shell(block, ctx, 'code');
   const editorId = `${block.id}-editor`;
-  const note = h('p', { class: 'muted code-keys', id: `${block.id}-keys` }, t('code.keys'));
+  // How to leave the editor: said once per page, beside the first editor (the
+  // seventh editor of exercise 12 once repeated it seven times). Every editor
+  // still carries it as its accessible description (code-editor.js: a hidden
+  // note inside the editor's shadow root, as an id reference cannot reach out
+  // of a shadow root to this one).
+  const note = ctx.codeKeysShown ? null : h('p', { class: 'muted code-keys', id: `${block.id}-keys` }, t('code.keys'));
+  ctx.codeKeysShown = true;
   const host = h('div', { class: 'code-editor', id: editorId });
   const loading = h('p', { class: 'muted' }, t('code.loading_editor'));
   const runBtn = h('button', { type: 'button', class: 'code-run' }, t('code.run'));

@@ -245,7 +245,9 @@ export async function renderExercise(root, exercise, app) {
   // One highlighted token for the whole page (linked highlighting across widgets).
   ctx.highlight = createHighlight(main);
   main.append(
-    h('div', { class: 'ex-head' }, h('p', { class: 'crumb' }, t('ex.number', { n: index + 1, total: app.exercises.length })), h('h1', { tabindex: '-1', id: 'page-title' }, pick(exercise.title))),
+    // Embedded in a course page (embed=1), the lab's numbering ("3 / 12") would
+    // not be the course's: an iframe shows one exercise of the author's choice.
+    h('div', { class: 'ex-head' }, app.state?.embed ? null : h('p', { class: 'crumb' }, t('ex.number', { n: index + 1, total: app.exercises.length })), h('h1', { tabindex: '-1', id: 'page-title' }, pick(exercise.title))),
     h('p', { class: 'summary' }, pick(exercise.summary)),
   );
   // Where answers are kept: before the questions (after the stage, when there is one).

@@ -6,6 +6,14 @@ import { richInline } from './rich.js';
 import * as progress from './progress.js';
 import { mountGradingPanel } from './grading/panel.js';
 import { exerciseData } from './runner.js';
+import { presenterSteps } from './presenter.js';
+
+// Presenter mode's steps and planned minutes, from the exercise files (the
+// same list presenter.js shows), never a number written in the text.
+export function presenterSummary(exercises) {
+  const steps = presenterSteps(exercises);
+  return { count: steps.length, minutes: steps.reduce((sum, ex) => sum + ex.presenter.minutes, 0) };
+}
 
 export function renderStart(root, app) {
   // A lone symbol ($B$) is written as <var>: a header cell needs text that
@@ -31,11 +39,11 @@ export function renderStart(root, app) {
     { class: 'start' },
     h('h1', { tabindex: '-1', id: 'page-title' }, t('start.title')),
     h('p', { class: 'lead' }, t('start.lead')),
-    h('p', {}, t('start.how')),
+    h('p', {}, t('start.how', { count: app.exercises.length })),
     h('p', {}, t('start.sources')),
     h('p', {}, h('a', { class: 'button', href: app.linkTo(app.exercises[0].id) }, t('start.begin'))),
     // For the instructor: the lesson's steps for a projector (presenter.js).
-    h('p', { class: 'present-entry' }, h('a', { class: 'button secondary', id: 'present-link', href: `?present=1${lang() === 'ja' ? '' : `&lang=${lang()}`}` }, t('start.present')), ' ', h('span', { class: 'muted' }, t('start.present_note'))),
+    h('p', { class: 'present-entry' }, h('a', { class: 'button secondary', id: 'present-link', href: `?present=1${lang() === 'ja' ? '' : `&lang=${lang()}`}` }, t('start.present')), ' ', h('span', { class: 'muted' }, t('start.present_note', presenterSummary(app.exercises)))),
     // …and the class results page beside the lab (instructor.html): re-grades submissions in this browser.
     h('p', { class: 'present-entry' }, h('a', { class: 'button secondary', id: 'results-link', href: `instructor.html${lang() === 'ja' ? '' : `#lang=${lang()}`}` }, t('start.results')), ' ', h('span', { class: 'muted' }, t('start.results_note'))),
     h('h2', {}, t('start.path')),

@@ -45,7 +45,7 @@ export function histogramFigure({ id, title, bins, stats, max }) {
   return h(
     'figure',
     { class: 'hist-figure' },
-    h('figcaption', { id: `${id}-cap` }, `${title}: ${t('instructor.stats_line', { n: stats.n, mean: num(stats.mean), median: num(stats.median), sd: num(stats.sd) })}`),
+    h('figcaption', { id: `${id}-cap` }, `${title}: ${t('instructor.stats_line', { count: stats.n, mean: num(stats.mean), median: num(stats.median), sd: num(stats.sd) })}`),
     svg,
     h('details', {}, h('summary', {}, t('instructor.data_table')), h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': t('instructor.hist_table', { title }) }, table)),
   );

@@ -14,6 +14,7 @@ import { countRunnable, runListedAttempts, RUN_STATUSES, DEFAULT_BUDGET_MS } fro
 import { runPython, loadRuntime } from '../python/py-client.js';
 import { histogramFigure } from './charts.js';
 import { detailsText } from './details.js';
+import { filePicker } from '../file-picker.js';
 
 // As their files say them (the build's loader adds `file`, which the core must not hash).
 const exercises = (typeof __EXERCISES__ !== 'undefined' ? __EXERCISES__ : []).map(({ file, ...data }) => data);
@@ -253,13 +254,14 @@ async function downloadRowsCsv(name) {
 }
 
 function picker() {
-  const input = h('input', { type: 'file', id: 'files', multiple: true, accept: '.json,application/json', class: 'file-input' });
+  // Buttons in the page's language open the hidden file inputs (file-picker.js).
+  const { button, input } = filePicker({ id: 'files', label: t('instructor.pick_files'), multiple: true, accept: '.json,application/json' });
   input.addEventListener('change', () => gradeFiles(input.files).then(() => (input.value = '')));
-  const parts = [h('label', { for: 'files' }, t('instructor.pick_files')), input];
+  const parts = [button, input];
   if ('webkitdirectory' in HTMLInputElement.prototype) {
-    const folder = h('input', { type: 'file', id: 'folder', webkitdirectory: true, multiple: true, class: 'file-input' });
+    const { button: folderButton, input: folder } = filePicker({ id: 'folder', label: t('instructor.pick_folder'), multiple: true, directory: true });
     folder.addEventListener('change', () => gradeFiles([...folder.files].filter((f) => f.name.toLowerCase().endsWith('.json'))).then(() => (folder.value = '')));
-    parts.push(h('label', { for: 'folder' }, t('instructor.pick_folder')), folder);
+    parts.push(folderButton, folder);
   }
   const zone = h('div', { class: 'drop-zone', id: 'drop-zone' }, h('p', {}, t('instructor.drop_here')), h('div', { class: 'pickers' }, ...parts));
   zone.addEventListener('dragover', (e) => {
@@ -349,7 +351,7 @@ function rosterTable(result) {
   return h(
     'table',
     { class: 'content-table roster', id: 'roster' },
-    h('caption', {}, t('instructor.roster_caption', { count: rows.length, total: result.roster.length, max: num(result.maxTotal) })),
+    h('caption', {}, t('instructor.roster_caption', { shown: rows.length, count: result.roster.length, max: num(result.maxTotal) })),
     h('thead', {}, h('tr', {}, ...cols.map(th))),
     h(
       'tbody',
@@ -509,7 +511,7 @@ function render() {
     state.pythonError ? h('p', { class: 'core-error', role: 'alert', id: 'python-error' }, state.pythonError) : '',
     ...(r
       ? [
-          h('p', { id: 'summary' }, t('instructor.summary', { files: r.files.length, learners: r.roster.length })),
+          h('p', { id: 'summary' }, t('instructor.summary', { files: t('instructor.n_files', { count: r.files.length }), learners: t('instructor.n_learners', { count: r.roster.length }) })),
           r.unreliable ? h('p', { class: 'note' }, t('instructor.unreliable', { min: 50 })) : '',
           section('problems', t('instructor.problems'), problemsTable(r)),
           section('roster', t('instructor.roster'), h('div', { class: 'filter' }, h('label', { for: 'roster-filter' }, t('instructor.filter')), filter, h('span', { id: 'filter-help', class: 'help' }, t('instructor.filter_help'))), h('p', { class: 'help' }, t('instructor.sort_help')), scroller(t('instructor.roster'), rosterTable(r))),

@@ -127,6 +127,9 @@ export function mount(el, block, ctx) {
         if (mine !== seq) return;
         sentenceKey = null;
         w.error = e;
+        // The error replaces every figure: the fall-off curves of the last
+        // accepted head count must not stay beside it.
+        distance.replaceChildren();
         body.replaceChildren(errorBox(e));
       };
     }

@@ -188,13 +188,19 @@ export function mount(el, block, ctx) {
       w.result = null;
       w.error = e;
       svgBox.hidden = true;
+      tableBox.replaceChildren();
       diffBox.replaceChildren(errorBox(e));
     };
     if (block.tokens) {
       const chips = ctx.widgets.get(block.tokens);
       if (!chips || chips.error || !chips.state.tokens.length) {
         return () => {
+          // No tokens (an empty or refused sentence): no figure of the old ones.
+          w.result = null;
           svgBox.hidden = true;
+          diffBox.replaceChildren();
+          tableBox.replaceChildren();
+          readout.className = 'readout';
           readout.textContent = t('outputs.need_tokens');
         };
       }

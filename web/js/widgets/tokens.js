@@ -217,6 +217,9 @@ export function mount(el, block, ctx) {
       w.state.tokens = [];
       w.state.order = [];
       list.replaceChildren();
+      // Nothing of the refused sentence's predecessor stays: not its order line.
+      orderLine.textContent = '';
+      targetLine.textContent = '';
       errorSlot.append(errorBox(e));
     }
   };

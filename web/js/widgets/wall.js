@@ -13,6 +13,7 @@ import { t } from '../i18n.js';
 import { richInline } from '../rich.js';
 import { lineplot } from './lineplot.js';
 import { vectorTable } from './common.js';
+import { filePicker } from '../file-picker.js';
 import { tableViews } from './table-views.js';
 import { openTableFile, tableSummary, trainedTable } from '../table-client.js';
 import { TRAIN_TABLE } from '../table-read.js';
@@ -46,8 +47,10 @@ export function mount(el, block, ctx) {
   const gpt2Out = h('div', { class: 'gpt2-out table-scroll', tabindex: '0' });
   const gpt2 = h('section', { class: 'panel gpt2-attention', 'aria-busy': 'false' }, h('h3', { class: 'sub-title' }, t('wall.gpt2_title')), h('p', { class: 'muted' }, t('wall.gpt2_intro')), runButton, gpt2Progress, gpt2Status, gpt2Out);
   // The position table section.
-  const fileInput = h('input', { type: 'file', accept: '.safetensors,.npy', id: `${block.id}-file`, class: 'table-file' });
-  const drop = h('div', { class: 'table-drop', 'data-drop': 'true' }, h('label', { for: `${block.id}-file` }, t('table.open')), ' ', fileInput, h('p', { class: 'muted' }, t('table.drop')));
+  // A button in the page's language opens the hidden file input (file-picker.js).
+  const { button: fileButton, input: fileInput } = filePicker({ id: `${block.id}-file`, label: t('table.open'), accept: '.safetensors,.npy' });
+  fileInput.classList.add('table-file');
+  const drop = h('div', { class: 'table-drop', 'data-drop': 'true' }, fileButton, fileInput, h('p', { class: 'muted' }, t('table.drop')));
   const tensorSelect = h('select', { id: `${block.id}-tensor`, class: 'table-tensor' });
   const tensorRow = h('div', { class: 'table-tensor-row', hidden: true }, h('label', { for: `${block.id}-tensor` }, t('table.tensor')), ' ', tensorSelect);
   const trainedButton = h('button', { type: 'button', class: 'secondary table-trained' }, t('table.use_trained'));
