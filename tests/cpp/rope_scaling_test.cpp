@@ -311,6 +311,8 @@ TEST(RopeAngleMap, UnseenIsDecidedOnTheWrappedAngle) {
     EXPECT_TRUE(angle_unseen(1.0 + 1e-6, 1.0));
     EXPECT_TRUE(angle_unseen(kTwoPi - 1e-6, 1.0));    // just before a full turn
     EXPECT_FALSE(angle_unseen(kTwoPi, 1.0));          // a full turn: angle 0
+    EXPECT_FALSE(angle_unseen(-1e-12, 1.0));          // wraps to 2π − 10⁻¹², next to angle 0
+    EXPECT_FALSE(angle_unseen(kTwoPi - 1e-12, 1.0));
     EXPECT_FALSE(angle_unseen(kTwoPi + 0.5, 1.0));    // turned past 2π, back inside
     EXPECT_FALSE(angle_unseen(kTwoPi + 1.0, 1.0));
     EXPECT_TRUE(angle_unseen(kTwoPi + 1.0 + 1e-6, 1.0));
