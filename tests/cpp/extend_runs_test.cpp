@@ -19,7 +19,8 @@ namespace {
 
 // The page's run (web/js/widgets/rope-extend-run.js RUN, and the exercise's args).
 const json kArgs = json::parse(R"({"methods": ["none", "pi", "ntk", "yarn"], "steps": 400, "trainMax": 8,
-                                   "testMax": 16, "finetuneSteps": 50, "task": "lookback", "k": 4, "base": 100})");
+                                   "testMax": 16, "finetuneSteps": 50, "task": "lookback", "k": 4, "base": 100,
+                                   "yarnEdges": "lab"})");
 
 ExtensionOptions page_run(std::int64_t seed) {
     ExtensionOptions o = extension_options_from_json(kArgs);
@@ -88,7 +89,7 @@ TEST(ExtendRuns, EveryCachedRunEqualsAFreshNativeRun) {
 
 TEST(ExtendRuns, TheKeyIsWhatTheLearnersRunShowed) {
     // Worked out from `poslab extend --seeds 1,2,3 --methods none,pi,ntk,yarn --task lookback --k 4
-    // --base 100 --finetune-steps 50`, read by hand per seed as "solvedUpTo = 16":
+    // --base 100 --finetune-steps 50 --yarn-edges lab`, read by hand per seed as "solvedUpTo = 16":
     //   zero-shot:       seed 1: none 11, pi 2, ntk 14, yarn 13   seed 2: none 10, pi 2, ntk 11, yarn 16
     //                    seed 3: none 11, pi 2, ntk 11, yarn 16
     //   after 50 steps:  seed 1: none 13, pi 1, ntk 16, yarn 16   seed 2: none 14, pi 1, ntk 16, yarn 16

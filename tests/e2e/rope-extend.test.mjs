@@ -98,9 +98,17 @@ for (const { mode, lang, learner } of passes) {
     await page.waitForFunction(() => document.querySelector('select[id$="-method"]').value === 'ntk');
     await page.waitForFunction((n) => document.querySelector('.ropeext-table tbody tr:last-child td:last-child')?.textContent === n, no);
     assert.deepEqual(await leavesColumn(), [no, yes, yes, no]);
-    await page.keyboard.press('ArrowDown'); // ntk → yarn: the note names the rescaled edges and 1/t = (0.1·ln 2 + 1)² = 1.143
+    await page.keyboard.press('ArrowDown'); // ntk → yarn: the paper's edges α = 1, β = 32 and 1/t = (0.1·ln 2 + 1)² = 1.143
     await page.waitForSelector('.ropeext-note');
-    assert.match(await page.locator('.ropeext-note').textContent(), /1\.143/);
+    assert.match(await page.locator('.ropeext-note').first().textContent(), /1\.143/);
+    assert.match(await page.locator('.ropeext-note').first().textContent(), /β = 32\.00/);
+    // The lab's rescaled edges by keyboard: β = 16/2π = 2.55, pair 0 kept (θ'₀ = 1).
+    await tabTo(page, 'select[id$="-edges"]');
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction(() => /2\.55/.test(document.querySelector('.ropeext-note')?.textContent ?? ''));
+    assert.equal(await page.locator('.ropeext-table tbody tr:first-child td:nth-child(3)').textContent(), '1.00000');
+    // The angle colours are cyclic: no cell is drawn with a colour outside the sinebow (the legend wheel is there).
+    assert.equal(await page.locator('.ropeext-wheel path').count(), 36);
     if (mode === 'http') await page.screenshot({ path: join(artifacts, `rope-extend-${lang}.png`), fullPage: true });
 
     // The graded prediction: this learner's s and method, answered by keyboard.
@@ -156,7 +164,7 @@ for (const mode of ['http', 'file']) test(`${mode} en: Part 2 runs in the Worker
   await page.waitForFunction(() => Number(document.querySelector('.extrun-results')?.closest('.widget, section, div')?.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow')) > 0 || document.querySelector('.extrun-table'), null, { timeout: 120000 });
   await page.waitForSelector('.extrun-table', { timeout: 180000 });
   const pageRows = await page.locator('.extrun-table tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.dataset.method, ...[...tr.querySelectorAll('td')].map((td) => td.textContent)]));
-  const native = spawnSync(cliPath, ['extend', '--seeds', '1', '--methods', 'none,pi,ntk,yarn', '--task', 'lookback', '--k', '4', '--base', '100', '--finetune-steps', '50'], { encoding: 'utf8' });
+  const native = spawnSync(cliPath, ['extend', '--seeds', '1', '--methods', 'none,pi,ntk,yarn', '--task', 'lookback', '--k', '4', '--base', '100', '--finetune-steps', '50', '--yarn-edges', 'lab'], { encoding: 'utf8' });
   assert.equal(native.status, 0, native.stderr);
   const j = JSON.parse(native.stdout);
   for (const [method, zero, zeroSolved, ft, ftSolved] of pageRows) {
@@ -171,7 +179,7 @@ for (const mode of ['http', 'file']) test(`${mode} en: Part 2 runs in the Worker
   assert.match(verdictText, /plain RoPE reached/);
   // The verdict's "solved every n in every seed" is the question's rule, read off the native run.
   const solvedAll = j.runs[0].curves.filter((c) => c.finetuned && c.solvedUpTo === 16).map((c) => c.method);
-  const names = { none: 'None (plain RoPE)', pi: 'Position Interpolation (PI)', ntk: 'NTK-aware scaling', yarn: 'YaRN' };
+  const names = { none: 'None (plain RoPE)', pi: 'Position Interpolation (PI)', ntk: 'NTK-aware scaling', yarn: "YaRN (lab's rescaled edges)" };
   if (solvedAll.length && solvedAll.length < 4) assert.ok(verdictText.includes(`in every seed: ${solvedAll.map((m) => names[m]).join(', ')}.`), verdictText);
   // PI's note, from the run: shown exactly when PI scored 0 at some trained n (≤ 8).
   const piZero = j.runs[0].curves.find((c) => c.method === 'pi' && !c.finetuned).exactMatch.slice(0, 8).some((v) => v === 0);
