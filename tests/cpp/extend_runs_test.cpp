@@ -204,7 +204,7 @@ TEST(ExtendRuns, RunOptionsAreCheckedLikeAnyInput) {
 // changed alone gives another key and a run of its own; the same options,
 // however written (key order, defaults spelled out), hit the same entry.
 TEST(ExtendRuns, TheMemoKeyHoldsEveryOptionThatChangesARun) {
-    const json base = json::parse(R"({"methods": ["none", "yarn"], "steps": 6, "trainMax": 2, "testMax": 4,
+    const json base = json::parse(R"({"methods": ["none", "yarn"], "steps": 6, "trainMax": 4, "testMax": 8,
         "finetuneSteps": 2, "batch": 2, "dModel": 4, "heads": 1, "layers": 1, "dMlp": 4})");
     auto options = [](const json& args, std::int64_t seed) {
         ExtensionOptions o = extension_options_from_json(args);
@@ -216,16 +216,16 @@ TEST(ExtendRuns, TheMemoKeyHoldsEveryOptionThatChangesARun) {
     const std::vector<ExtensionRunCurve>* entry = &extension_run_curves(first);
     // The same options, written otherwise: the same entry.
     json same = json::parse(R"({"dMlp": 4, "layers": 1, "heads": 1, "dModel": 4, "batch": 2, "finetuneSteps": 2,
-        "testMax": 4, "trainMax": 2, "steps": 6, "methods": ["none", "yarn"], "lr": 0.003, "clip": 1, "base": 10000,
+        "testMax": 8, "trainMax": 4, "steps": 6, "methods": ["none", "yarn"], "lr": 0.003, "clip": 1, "base": 10000,
         "finetuneLr": 0.001, "newBase": 500000, "task": "count", "yarnEdges": "paper"})");
     EXPECT_EQ(extension_options_json(options(same, 11)), extension_options_json(first));
     EXPECT_EQ(&extension_run_curves(options(same, 11)), entry);
     // Each change alone: another key, another entry.
     const std::vector<std::pair<const char*, json>> changes = {
-        {"methods", json::array({"none", "pi"})}, {"testMax", 6},          {"base", 100},
+        {"methods", json::array({"none", "pi"})}, {"testMax", 10},          {"base", 100},
         {"task", "lookback"},                     {"steps", 7},            {"lr", 0.002},
         {"yarnAlpha", 0.5},                       {"yarnBeta", 16},        {"yarnEdges", "lab"},
-        {"trainMax", 3},                          {"batch", 3},            {"warmup", 1},
+        {"trainMax", 5},                          {"batch", 3},            {"warmup", 1},
         {"clip", 0.5},                            {"dModel", 8},           {"heads", 2},
         {"layers", 2},                            {"dMlp", 8},             {"finetuneSteps", 3},
         {"finetuneLr", 0.002},                    {"newBase", 1000}};
@@ -237,7 +237,7 @@ TEST(ExtendRuns, TheMemoKeyHoldsEveryOptionThatChangesARun) {
         EXPECT_TRUE(keys.insert(extension_options_json(o).dump()).second) << key;
         EXPECT_NE(&extension_run_curves(o), entry) << key;
     }
-    // k with task lookback: k = 1 and k = 2 differ.
+    // k with task lookback (the default k = 4 above): k = 1 and k = 2 differ.
     json look = base;
     look["task"] = "lookback";
     look["k"] = 1;
