@@ -33,7 +33,7 @@ function wheel() {
     svg.append(s('path', { d: `M${p(a0, r - 10)}L${p(a0, r)}A${r},${r} 0 0 0 ${p(a1, r)}L${p(a1, r - 10)}A${r - 10},${r - 10} 0 0 1 ${p(a0, r - 10)}Z`, fill: sinebow((k + 0.5) / n).css }));
   }
   for (const [a, text, anchor] of [[0, '0', 'start'], [Math.PI / 2, 'π/2', 'middle'], [Math.PI, 'π', 'end'], [1.5 * Math.PI, '3π/2', 'middle']]) {
-    const tx = s('text', { x: c + (r + 2) * Math.cos(a) + (anchor === 'middle' ? 0 : 0), y: c - (r + 2) * Math.sin(a) + (a === Math.PI / 2 ? -2 : a === 1.5 * Math.PI ? 9 : 3), 'text-anchor': anchor, class: 'lp-tick', 'font-size': 8 });
+    const tx = s('text', { x: c + (r + 2) * Math.cos(a), y: c - (r + 2) * Math.sin(a) + (a === Math.PI / 2 ? -2 : a === 1.5 * Math.PI ? 9 : 3), 'text-anchor': anchor, class: 'lp-tick', 'font-size': 8 });
     tx.textContent = text;
     svg.append(tx);
   }
