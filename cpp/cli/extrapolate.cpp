@@ -194,16 +194,20 @@ const char* kExtendUsage = R"(poslab extend — RoPE context extension in miniat
                 [--test-max 16] [--batch 32] [--lr 0.003] [--warmup steps/10] [--clip 1]
                 [--d-model 32] [--heads 4] [--layers 2] [--d-mlp 128] [--base 10000]
                 [--task count|lookback] [--k 4]
+                [--yarn-edges paper|lab] [--yarn-alpha A] [--yarn-beta B]
 
 Trains the tiny Transformer with RoPE on "count and stop" (n = 1…train-max),
 then for each method (none, pi = Position Interpolation, ntk = NTK-aware,
-yarn = YaRN with the lab's rescaled edges, base = a larger base) evaluates
+yarn = YaRN, base = a larger base) evaluates
 every n = 1…test-max with the trained weights as they are, and again after
 finetune-steps Adam steps on n = 1…test-max. L = 2·train-max positions,
 s = test-max/train-max. Per seed: every curve; summary: medians over seeds.
 --task lookback trains "look back k" instead: 2n+1 random symbols (8 kinds),
 the output at position i must be the symbol at i−k (k = 1…train-max); its
 exact match per n is the fraction of 16 fixed test sequences solved whole.
+YaRN's ramp edges: --yarn-edges paper (default; Peng et al. 2023: α = 1,
+β = 32) or lab (α = 1, β = L/2π, rescaled to the lab's short L);
+--yarn-alpha / --yarn-beta replace the rule's α / β (0 ≤ α < β ≤ 10000).
 Bad input: a one-line message on stderr, exit status 2.
 )";
 
@@ -217,7 +221,8 @@ int extend(int argc, char** argv) {
     const Args a(argc, argv,
                  {"--methods", "--seeds", "--finetune-steps", "--finetune-lr", "--new-base", "--steps",
                   "--train-max", "--test-max", "--batch", "--lr", "--warmup", "--clip", "--d-model",
-                  "--heads", "--layers", "--d-mlp", "--base", "--task", "--k"},
+                  "--heads", "--layers", "--d-mlp", "--base", "--task", "--k", "--yarn-edges", "--yarn-alpha",
+                  "--yarn-beta"},
                  {"--help"});
     if (a.has("--help")) {
         std::cout << kExtendUsage;
@@ -239,14 +244,22 @@ int extend(int argc, char** argv) {
     common.finetune_steps = get_int(a, "--finetune-steps", common.finetune_steps);
     common.finetune_lr = a.get_double("--finetune-lr", common.finetune_lr);
     common.new_base = a.get_double("--new-base", common.new_base);
+    if (a.has("--yarn-edges")) common.yarn_edges = parse_yarn_edge_rule(a.get("--yarn-edges", ""));
+    if (a.has("--yarn-alpha")) common.yarn_alpha = a.get_double("--yarn-alpha", 0.0);
+    if (a.has("--yarn-beta")) common.yarn_beta = a.get_double("--yarn-beta", 0.0);
     const std::vector<std::int64_t> seeds = parse_seeds(a);
     validate(common);
 
     nlohmann::json runs = nlohmann::json::array(), rope = nlohmann::json::array();
     for (RopeScaling m : common.methods) {
         const ScaledRope r = extension_rope(common, m);
-        rope.push_back({{"method", to_string(m)}, {"theta", r.theta}, {"logitScale", r.logit_scale},
-                        {"base", r.base_used}, {"ramp", r.ramp}});
+        nlohmann::json one = {{"method", to_string(m)}, {"theta", r.theta}, {"logitScale", r.logit_scale},
+                               {"base", r.base_used}, {"ramp", r.ramp}};
+        if (m == RopeScaling::yarn) {
+            one["alpha"] = r.alpha;
+            one["beta"] = r.beta;
+        }
+        rope.push_back(one);
     }
     // [method][finetuned] → per-seed values
     std::map<std::pair<std::string, bool>, std::vector<double>> means, solved;
@@ -293,6 +306,9 @@ int extend(int argc, char** argv) {
     options["finetuneLr"] = common.finetune_lr;
     options["newBase"] = common.new_base;
     if (common.train.task == TrainingTask::lookback) options["k"] = common.train.k;
+    options["yarnEdges"] = to_string(common.yarn_edges);
+    if (common.yarn_alpha) options["yarnAlpha"] = *common.yarn_alpha;
+    if (common.yarn_beta) options["yarnBeta"] = *common.yarn_beta;
     return print_json({{"task", task_name(common.train)},
                        {"options", options},
                        {"trainedLength", extension_trained_length(common)},

@@ -260,15 +260,25 @@ json call_rope_rotate(const json& args) {
     return std::vector<float>(x.begin(), x.end());
 }
 
+// ropeAngleMap's newBase, yarnEdges ("paper" or "lab"), yarnAlpha, yarnBeta.
+RopeAngleOptions angle_options(const JsonOptions& in) {
+    RopeAngleOptions o;
+    o.new_base = in.number("newBase", kLlama3Base);
+    o.yarn_edges = parse_yarn_edge_rule(in.string("yarnEdges", "paper"));
+    if (in.has("yarnAlpha")) o.yarn_alpha = in.number("yarnAlpha", 0.0);
+    if (in.has("yarnBeta")) o.yarn_beta = in.number("yarnBeta", 0.0);
+    return o;
+}
+
 // RoPE context extension, Part 1 (rope_scaling.hpp).
 json call_rope_angle_map(const json& args) {
-    JsonOptions in(args, "ropeAngleMap", {"d", "base", "trainedLength", "s", "method", "newBase"});
+    JsonOptions in(args, "ropeAngleMap", {"d", "base", "trainedLength", "s", "method", "newBase", "yarnEdges", "yarnAlpha", "yarnBeta"});
     if (!in.has("d") || !in.has("trainedLength") || !in.has("s"))
         throw InvalidArgument("missing_option", "ropeAngleMap needs d, trainedLength and s");
     const RopeAngleMap m = rope_angle_map(in.whole("d", 0, 1024), in.number("base", kDefaultBase),
                                           in.whole("trainedLength", 0, 1e6), in.number("s", 1.0),
                                           parse_rope_scaling(in.string("method", "none")),
-                                          in.number("newBase", kLlama3Base));
+                                          angle_options(in));
     std::vector<bool> leaves(m.leaves.begin(), m.leaves.end());
     return {{"pairs", m.pairs},
             {"positions", m.positions},

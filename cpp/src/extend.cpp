@@ -59,7 +59,10 @@ void validate(const ExtensionOptions& o) {
     if (!(o.finetune_lr > 0.0) || !(o.finetune_lr <= 1.0))
         throw InvalidArgument("out_of_range_option", "finetuneLr must be a number in (0, 1]",
                               {{"field", "finetuneLr"}, {"above", "0"}, {"max", "1"}});
-    // d_head ≥ 4 for NTK, and the new base: scale_rope checks them.
+    // d_head ≥ 4 for NTK, the new base and YaRN's edges: scale_rope checks
+    // them; explicit edges are checked even when yarn is not among the methods.
+    if (o.yarn_alpha || o.yarn_beta)
+        resolve_yarn_edges(o.yarn_edges, extension_trained_length(o), o.yarn_alpha, o.yarn_beta);
     for (RopeScaling m : o.methods) extension_rope(o, m);
 }
 
@@ -73,6 +76,9 @@ ScaledRope extension_rope(const ExtensionOptions& o, RopeScaling method) {
     p.s = extension_scale(o);
     p.trained_length = extension_trained_length(o);
     p.new_base = o.new_base;
+    p.yarn_edges = o.yarn_edges;
+    p.yarn_alpha = o.yarn_alpha;
+    p.yarn_beta = o.yarn_beta;
     return scale_rope(std::size_t(o.train.d_model / o.train.heads), o.train.base, method, p);
 }
 

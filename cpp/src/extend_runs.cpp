@@ -22,7 +22,7 @@ const std::set<std::string>& option_keys() {
     static const std::set<std::string> keys = {"seed",  "steps",  "trainMax", "testMax", "batch",         "lr",
                                                "warmup", "clip",  "dModel",   "heads",   "layers",        "dMlp",
                                                "base",  "methods", "finetuneSteps", "finetuneLr", "newBase",
-                                               "task",  "k"};
+                                               "task",  "k", "yarnEdges", "yarnAlpha", "yarnBeta"};
     return keys;
 }
 
@@ -128,6 +128,13 @@ ExtensionOptions extension_options_from_json(const json& args) {
     e.finetune_steps = whole(args, "finetuneSteps", e.finetune_steps);
     e.finetune_lr = number(args, "finetuneLr", e.finetune_lr);
     e.new_base = number(args, "newBase", e.new_base);
+    if (args.contains("yarnEdges")) {
+        if (!args["yarnEdges"].is_string())
+            throw InvalidArgument("bad_run_option", "yarnEdges must be paper or lab", {{"field", "yarnEdges"}});
+        e.yarn_edges = parse_yarn_edge_rule(args["yarnEdges"].get<std::string>());
+    }
+    if (args.contains("yarnAlpha")) e.yarn_alpha = number(args, "yarnAlpha", 0.0);
+    if (args.contains("yarnBeta")) e.yarn_beta = number(args, "yarnBeta", 0.0);
     validate(e);
     return e;
 }
@@ -143,6 +150,9 @@ json extension_options_json(const ExtensionOptions& e) {
                 {"methods", methods},   {"finetuneSteps", e.finetune_steps}, {"finetuneLr", e.finetune_lr},
                 {"newBase", e.new_base}, {"task", to_string(o.task)}};
     if (o.task == TrainingTask::lookback) out["k"] = o.k;
+    out["yarnEdges"] = to_string(e.yarn_edges);
+    if (e.yarn_alpha) out["yarnAlpha"] = *e.yarn_alpha;
+    if (e.yarn_beta) out["yarnBeta"] = *e.yarn_beta;
     return out;
 }
 

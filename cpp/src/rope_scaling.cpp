@@ -2,6 +2,7 @@
 // rope_scaling.hpp).
 #include "poslab/rope_scaling.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -94,8 +95,48 @@ double yarn_ramp(double r, double alpha, double beta) {
     return (r - alpha) / (beta - alpha);
 }
 
-YarnEdges yarn_edges(double trained_length) {
-    return {kYarnPaperAlpha, trained_length / kTwoPi};
+YarnEdgeRule parse_yarn_edge_rule(const std::string& name) {
+    if (name == "paper") return YarnEdgeRule::paper;
+    if (name == "lab") return YarnEdgeRule::lab;
+    throw InvalidArgument("unknown_yarn_edges",
+                          "yarnEdges must be paper (α = 1, β = 32) or lab (α = 1, β = L/2π), got '" +
+                              name.substr(0, 40) + "'",
+                          {{"field", "yarnEdges"}, {"value", name.substr(0, 40)}});
+}
+
+std::string to_string(YarnEdgeRule rule) { return rule == YarnEdgeRule::lab ? "lab" : "paper"; }
+
+YarnEdges yarn_edges(YarnEdgeRule rule, double trained_length) {
+    if (rule == YarnEdgeRule::lab) return {kYarnPaperAlpha, trained_length / kTwoPi};
+    return {kYarnPaperAlpha, kYarnPaperBeta};
+}
+
+void check_yarn_edges(double alpha, double beta) {
+    check("yarnAlpha", alpha, 0.0, kYarnEdgeMax);
+    check("yarnBeta", beta, 0.0, kYarnEdgeMax);
+    if (!(alpha < beta))
+        throw InvalidArgument("yarn_edges_order",
+                              "yarnAlpha must be less than yarnBeta (the ramp runs from α up to β), got α = " +
+                                  number(alpha) + ", β = " + number(beta),
+                              {{"field", "yarnAlpha"}, {"alpha", number(alpha)}, {"beta", number(beta)}});
+}
+
+YarnEdges resolve_yarn_edges(YarnEdgeRule rule, double trained_length, std::optional<double> alpha,
+                             std::optional<double> beta) {
+    YarnEdges e = yarn_edges(rule, trained_length);
+    if (!alpha && !beta) return e;
+    if (alpha) e.alpha = *alpha;
+    if (beta) e.beta = *beta;
+    check_yarn_edges(e.alpha, e.beta);
+    return e;
+}
+
+bool angle_unseen(double angle, double span) {
+    if (!(span < kTwoPi)) return false;
+    double a = std::fmod(angle, kTwoPi);
+    if (a < 0) a += kTwoPi;
+    const double tol = 1e-9 * std::max(1.0, span);
+    return a > span + tol && a < kTwoPi - tol;
 }
 
 ScaledRope scale_rope(std::size_t d, double base, RopeScaling method, const RopeScalingParams& p) {
@@ -112,11 +153,9 @@ ScaledRope scale_rope(std::size_t d, double base, RopeScaling method, const Rope
         out.base_used = p.new_base;
     }
     if (method == RopeScaling::yarn) {
-        const YarnEdges edges = yarn_edges(p.trained_length);
-        out.alpha = p.yarn_alpha >= 0 ? p.yarn_alpha : edges.alpha;
-        out.beta = p.yarn_beta >= 0 ? p.yarn_beta : edges.beta;
-        check("yarnAlpha", out.alpha, 0.0, 1e6);
-        check("yarnBeta", out.beta, 0.0, 1e6);
+        const YarnEdges edges = resolve_yarn_edges(p.yarn_edges, p.trained_length, p.yarn_alpha, p.yarn_beta);
+        out.alpha = edges.alpha;
+        out.beta = edges.beta;
         const double k = yarn_sqrt_inv_temperature(p.s);
         out.logit_scale = k * k;
     }
@@ -143,7 +182,7 @@ ScaledRope scale_rope(std::size_t d, double base, RopeScaling method, const Rope
 }
 
 RopeAngleMap rope_angle_map(std::size_t d, double base, std::size_t trained_length, double s,
-                            RopeScaling method, double new_base) {
+                            RopeScaling method, const RopeAngleOptions& options) {
     check_width(d, 256);
     check("L", double(trained_length), 1.0, 1024.0);
     check("s", s, 1.0, 64.0);
@@ -155,7 +194,10 @@ RopeAngleMap rope_angle_map(std::size_t d, double base, std::size_t trained_leng
     RopeScalingParams p;
     p.s = s;
     p.trained_length = double(trained_length);
-    p.new_base = new_base;
+    p.new_base = options.new_base;
+    p.yarn_edges = options.yarn_edges;
+    p.yarn_alpha = options.yarn_alpha;
+    p.yarn_beta = options.yarn_beta;
     RopeAngleMap map;
     map.rope = scale_rope(d, base, method, p);
     map.pairs = d / 2;
@@ -173,7 +215,7 @@ RopeAngleMap rope_angle_map(std::size_t d, double base, std::size_t trained_leng
             double wrapped = std::fmod(angle, kTwoPi);
             if (wrapped < 0) wrapped += kTwoPi;
             map.angles[m * map.pairs + i] = wrapped;
-            const bool unseen = span < kTwoPi && angle > span * (1.0 + 1e-9);
+            const bool unseen = angle_unseen(angle, span);
             map.unseen[m * map.pairs + i] = unseen ? 1 : 0;
             if (unseen) map.leaves[i] = true;
         }

@@ -41,6 +41,24 @@ check "count and stop stays the default" $?
 "$poslab" extend --help | grep -q "task lookback"
 check "--help names --task lookback" $?
 
+# YaRN's edges: the paper's by default (α = 1, β = 32), the lab's by name (β = L/2π = 8/2π), or set.
+out=$("$poslab" extend --seeds 1 --methods yarn "${tiny[@]}")
+echo "$out" | json "j.options.yarnEdges==='paper' && j.rope[0].alpha===1 && j.rope[0].beta===32"
+check "YaRN: the paper's edges by default" $?
+out=$("$poslab" extend --seeds 1 --methods yarn --yarn-edges lab "${tiny[@]}")
+echo "$out" | json "j.options.yarnEdges==='lab' && Math.abs(j.rope[0].beta-8/(2*Math.PI))<1e-12 && Math.abs(j.rope[0].theta[0]-1)<1e-12"
+check "YaRN: --yarn-edges lab, β = L/2π, pair 0 kept" $?
+out=$("$poslab" extend --seeds 1 --methods yarn --yarn-alpha 0.5 --yarn-beta 2 "${tiny[@]}")
+# d_head 8, base 10⁴, L 8: pair 0 turns 8/2π = 1.273 → γ₀ = (1.273 − 0.5)/1.5 = 0.5155.
+echo "$out" | json "j.options.yarnAlpha===0.5 && j.options.yarnBeta===2 && Math.abs(j.rope[0].ramp[0]-(8/(2*Math.PI)-0.5)/1.5)<1e-12"
+check "YaRN: --yarn-alpha / --yarn-beta replace the edges" $?
+"$poslab" extend --help | grep -q "yarn-edges paper"
+check "--help names --yarn-edges" $?
+bad "unknown edges" "--yarn-edges must be paper (α = 1, β = 32) or lab" --yarn-edges llama "${tiny[@]}"
+bad "alpha not below beta" "--yarn-alpha must be less than yarnBeta" --yarn-alpha 3 --yarn-beta 3 "${tiny[@]}"
+bad "beta too large" "--yarn-beta must be a number from 0 to 10000, got 20000" --yarn-beta 20000 "${tiny[@]}"
+bad "alpha too large" "--yarn-alpha must be a number from 0 to 10000, got 100000" --yarn-alpha 100000 --yarn-beta 200 "${tiny[@]}"
+
 bad "unknown task" "--task must be count or lookback, got 'copy'" --task copy "${tiny[@]}"
 bad "k without lookback" "--k applies only to --task lookback" --k 3 "${tiny[@]}"
 bad "k too large" "--k must be an integer from 1 to 4, got 5" --task lookback --k 5 "${tiny[@]}"

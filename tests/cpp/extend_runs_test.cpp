@@ -3,6 +3,8 @@
 // (exercises/generated/rope-extend-runs.json) or computed and memoized.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,7 +19,8 @@ namespace {
 
 // The page's run (web/js/widgets/rope-extend-run.js RUN, and the exercise's args).
 const json kArgs = json::parse(R"({"methods": ["none", "pi", "ntk", "yarn"], "steps": 400, "trainMax": 8,
-                                   "testMax": 16, "finetuneSteps": 50, "task": "lookback", "k": 4, "base": 100})");
+                                   "testMax": 16, "finetuneSteps": 50, "task": "lookback", "k": 4, "base": 100,
+                                   "yarnEdges": "lab"})");
 
 ExtensionOptions page_run(std::int64_t seed) {
     ExtensionOptions o = extension_options_from_json(kArgs);
@@ -86,7 +89,7 @@ TEST(ExtendRuns, EveryCachedRunEqualsAFreshNativeRun) {
 
 TEST(ExtendRuns, TheKeyIsWhatTheLearnersRunShowed) {
     // Worked out from `poslab extend --seeds 1,2,3 --methods none,pi,ntk,yarn --task lookback --k 4
-    // --base 100 --finetune-steps 50`, read by hand per seed as "solvedUpTo = 16":
+    // --base 100 --finetune-steps 50 --yarn-edges lab`, read by hand per seed as "solvedUpTo = 16":
     //   zero-shot:       seed 1: none 11, pi 2, ntk 14, yarn 13   seed 2: none 10, pi 2, ntk 11, yarn 16
     //                    seed 3: none 11, pi 2, ntk 11, yarn 16
     //   after 50 steps:  seed 1: none 13, pi 1, ntk 16, yarn 16   seed 2: none 14, pi 1, ntk 16, yarn 16
@@ -195,4 +198,92 @@ TEST(ExtendRuns, RunOptionsAreCheckedLikeAnyInput) {
     EXPECT_THROW(check_attempt(question(), strings({"none"}), json::object(), run_lab(json::array())), InvalidArgument);
     EXPECT_THROW(check_attempt(question(), strings({"none"}), json::object(), run_lab({-1})), InvalidArgument);
     EXPECT_THROW(check_attempt(question(), strings({"none"}), json::object(), run_lab("1")), InvalidArgument);
+}
+
+// #23: the memo is keyed by everything that changes a run. Each option
+// changed alone gives another key and a run of its own; the same options,
+// however written (key order, defaults spelled out), hit the same entry.
+TEST(ExtendRuns, TheMemoKeyHoldsEveryOptionThatChangesARun) {
+    const json base = json::parse(R"({"methods": ["none", "yarn"], "steps": 6, "trainMax": 4, "testMax": 8,
+        "finetuneSteps": 2, "batch": 2, "dModel": 4, "heads": 1, "layers": 1, "dMlp": 4})");
+    auto options = [](const json& args, std::int64_t seed) {
+        ExtensionOptions o = extension_options_from_json(args);
+        o.train.seed = seed;
+        return o;
+    };
+    const ExtensionOptions first = options(base, 11);
+    ASSERT_FALSE(extension_run_cached(first));
+    const std::vector<ExtensionRunCurve>* entry = &extension_run_curves(first);
+    // The same options, written otherwise: the same entry.
+    json same = json::parse(R"({"dMlp": 4, "layers": 1, "heads": 1, "dModel": 4, "batch": 2, "finetuneSteps": 2,
+        "testMax": 8, "trainMax": 4, "steps": 6, "methods": ["none", "yarn"], "lr": 0.003, "clip": 1, "base": 10000,
+        "finetuneLr": 0.001, "newBase": 500000, "task": "count", "yarnEdges": "paper"})");
+    EXPECT_EQ(extension_options_json(options(same, 11)), extension_options_json(first));
+    EXPECT_EQ(&extension_run_curves(options(same, 11)), entry);
+    // Each change alone: another key, another entry.
+    const std::vector<std::pair<const char*, json>> changes = {
+        {"methods", json::array({"none", "pi"})}, {"testMax", 10},          {"base", 100},
+        {"task", "lookback"},                     {"steps", 7},            {"lr", 0.002},
+        {"yarnAlpha", 0.5},                       {"yarnBeta", 16},        {"yarnEdges", "lab"},
+        {"trainMax", 5},                          {"batch", 3},            {"warmup", 1},
+        {"clip", 0.5},                            {"dModel", 8},           {"heads", 2},
+        {"layers", 2},                            {"dMlp", 8},             {"finetuneSteps", 3},
+        {"finetuneLr", 0.002},                    {"newBase", 1000}};
+    std::set<std::string> keys = {extension_options_json(first).dump()};
+    for (const auto& [key, value] : changes) {
+        json args = base;
+        args[key] = value;
+        const ExtensionOptions o = options(args, 11);
+        EXPECT_TRUE(keys.insert(extension_options_json(o).dump()).second) << key;
+        EXPECT_NE(&extension_run_curves(o), entry) << key;
+    }
+    // k with task lookback (the default k = 4 above): k = 1 and k = 2 differ.
+    json look = base;
+    look["task"] = "lookback";
+    look["k"] = 1;
+    const ExtensionOptions k1 = options(look, 11);
+    look["k"] = 2;
+    const ExtensionOptions k2 = options(look, 11);
+    EXPECT_NE(extension_options_json(k1), extension_options_json(k2));
+    EXPECT_NE(&extension_run_curves(k1), &extension_run_curves(k2));
+    // Another seed: another entry (the seed is the key's other half).
+    EXPECT_NE(&extension_run_curves(options(base, 12)), entry);
+    EXPECT_EQ(&extension_run_curves(options(base, 11)), entry);
+}
+
+TEST(ExtendRuns, YarnEdgeOptionsAreCheckedLikeAnyInput) {
+    auto message = [](const char* text) {
+        try {
+            extension_options_from_json(json::parse(text));
+        } catch (const std::exception& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_NE(message(R"({"yarnEdges": "llama"})").find("paper"), std::string::npos);
+    EXPECT_NE(message(R"({"yarnEdges": 1})").find("yarnEdges"), std::string::npos);
+    EXPECT_NE(message(R"({"yarnAlpha": 40})").find("less than yarnBeta"), std::string::npos);  // β = 32
+    EXPECT_NE(message(R"({"yarnAlpha": 2, "yarnBeta": 2})").find("less than yarnBeta"), std::string::npos);
+    EXPECT_NE(message(R"({"yarnBeta": 20000})").find("yarnBeta must be a number from 0 to 10000"), std::string::npos);
+    EXPECT_NE(message(R"({"yarnBeta": "5"})").find("yarnBeta must be a number"), std::string::npos);
+    // Checked even when yarn is not among the methods.
+    EXPECT_NE(message(R"({"methods": ["pi"], "yarnAlpha": -1})").find("yarnAlpha"), std::string::npos);
+    EXPECT_EQ(message(R"({"yarnEdges": "lab", "yarnAlpha": 0.5})"), "accepted");
+    const ExtensionOptions o = extension_options_from_json(json::parse(R"({"yarnEdges": "lab", "yarnBeta": 3})"));
+    EXPECT_EQ(o.yarn_edges, YarnEdgeRule::lab);
+    EXPECT_EQ(*o.yarn_beta, 3.0);
+    EXPECT_FALSE(o.yarn_alpha.has_value());
+    // The run's YaRN uses them: L = 16, α = 1 (the rule's), β = 3: pair 0 turns 16/2π = 2.546 → γ = 0.773.
+    const ScaledRope r = extension_rope(o, RopeScaling::yarn);
+    EXPECT_NEAR(r.ramp[0], (16 / (2 * M_PI) - 1) / 2, 1e-12);
+    // The rule alone: paper β = 32 → γ₀ = (2.546 − 1)/31; lab β = 16/2π = r₀ → γ₀ = 1.
+    const ExtensionOptions paper = extension_options_from_json(json::object());
+    EXPECT_NEAR(extension_rope(paper, RopeScaling::yarn).ramp[0], (16 / (2 * M_PI) - 1) / 31, 1e-12);
+    EXPECT_EQ(extension_rope(paper, RopeScaling::yarn).beta, 32.0);
+    const ExtensionOptions lab = extension_options_from_json(json::parse(R"({"yarnEdges": "lab"})"));
+    EXPECT_NEAR(extension_rope(lab, RopeScaling::yarn).ramp[0], 1.0, 1e-12);
+    EXPECT_NEAR(extension_rope(lab, RopeScaling::yarn).beta, 16 / (2 * M_PI), 1e-12);
+    // An explicit α with the lab rule: α = 0.2, β = 2.546; pair 1 (θ = 0.1, r = 1.6/2π = 0.2546) on the ramp.
+    const ExtensionOptions alpha = extension_options_from_json(json::parse(R"({"yarnEdges": "lab", "yarnAlpha": 0.2})"));
+    EXPECT_NEAR(extension_rope(alpha, RopeScaling::yarn).ramp[1], (1.6 / (2 * M_PI) - 0.2) / (16 / (2 * M_PI) - 0.2), 1e-12);
 }

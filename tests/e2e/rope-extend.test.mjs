@@ -18,10 +18,10 @@ after(async () => {
   await lab?.close();
 });
 
-// d 8, base 10^4, L 16: θᵢ = 10^(−i) = 1, 0.1, 0.01, 0.001; pair i swept
-// 16·θᵢ in training (pair 0: 16 rad ≥ 2π, the whole circle). At the last
-// position s·16 a method's θ'ᵢ reaches s·16·θ'ᵢ; the pair leaves if that is
-// more than 16·θᵢ (and 16·θᵢ < 2π).
+// d 8, base 10^4, L 16: θᵢ = 10^(−i) = 1, 0.1, 0.01, 0.001. The trained
+// positions m = 0 … 16 produced the angles m·θᵢ mod 2π and swept the arcs
+// between neighbours; a pair leaves if some position m = 0 … s·16 turns it,
+// under the method's θ'ᵢ, to a wrapped angle on none of those arcs.
 function leavingByHand(method, s) {
   const theta = [1, 0.1, 0.01, 0.001];
   const scaled = theta.map((th, i) => {
@@ -30,7 +30,26 @@ function leavingByHand(method, s) {
     if (method === 'base') return 500000 ** (-i / 4);
     throw new Error(method);
   });
-  return theta.map((th, i) => 16 * th < 2 * Math.PI && s * 16 * scaled[i] > 16 * th * (1 + 1e-9)).flatMap((b, i) => (b ? [`p${i}`] : []));
+  const wrap = (a) => ((a % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
+  const seen = (a, th) => {
+    for (let m = 0; m < 16; m++) {
+      const ahead = wrap(a - m * th);
+      if (ahead <= th + 1e-9 || ahead >= 2 * Math.PI - 1e-9) return true;
+    }
+    return false;
+  };
+  return theta
+    .map((th, i) => Array.from({ length: s * 16 + 1 }, (_, m) => m).some((m) => !seen(wrap(m * scaled[i]), th)))
+    .flatMap((b, i) => (b ? [`p${i}`] : []));
+}
+
+// A share as the page writes it: 2 decimals, more when 2 would show 1 (or 0) for a value that is not.
+function shareText(x) {
+  for (let d = 2; d <= 6; d++) {
+    const text = x.toFixed(d);
+    if (!(Number(text) === 1 && x < 1) && !(Number(text) === 0 && x > 0)) return text;
+  }
+  return null;
 }
 
 function variantOf(learner) {
@@ -79,9 +98,17 @@ for (const { mode, lang, learner } of passes) {
     await page.waitForFunction(() => document.querySelector('select[id$="-method"]').value === 'ntk');
     await page.waitForFunction((n) => document.querySelector('.ropeext-table tbody tr:last-child td:last-child')?.textContent === n, no);
     assert.deepEqual(await leavesColumn(), [no, yes, yes, no]);
-    await page.keyboard.press('ArrowDown'); // ntk → yarn: the note names the rescaled edges and 1/t = (0.1·ln 2 + 1)² = 1.143
+    await page.keyboard.press('ArrowDown'); // ntk → yarn: the paper's edges α = 1, β = 32 and 1/t = (0.1·ln 2 + 1)² = 1.143
     await page.waitForSelector('.ropeext-note');
-    assert.match(await page.locator('.ropeext-note').textContent(), /1\.143/);
+    assert.match(await page.locator('.ropeext-note').first().textContent(), /1\.143/);
+    assert.match(await page.locator('.ropeext-note').first().textContent(), /β = 32\.00/);
+    // The lab's rescaled edges by keyboard: β = 16/2π = 2.55, pair 0 kept (θ'₀ = 1).
+    await tabTo(page, 'select[id$="-edges"]');
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction(() => /2\.55/.test(document.querySelector('.ropeext-note')?.textContent ?? ''));
+    assert.equal(await page.locator('.ropeext-table tbody tr:first-child td:nth-child(3)').textContent(), '1.00000');
+    // The angle colours are cyclic: no cell is drawn with a colour outside the sinebow (the legend wheel is there).
+    assert.equal(await page.locator('.ropeext-wheel path').count(), 36);
     if (mode === 'http') await page.screenshot({ path: join(artifacts, `rope-extend-${lang}.png`), fullPage: true });
 
     // The graded prediction: this learner's s and method, answered by keyboard.
@@ -137,18 +164,26 @@ for (const mode of ['http', 'file']) test(`${mode} en: Part 2 runs in the Worker
   await page.waitForFunction(() => Number(document.querySelector('.extrun-results')?.closest('.widget, section, div')?.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow')) > 0 || document.querySelector('.extrun-table'), null, { timeout: 120000 });
   await page.waitForSelector('.extrun-table', { timeout: 180000 });
   const pageRows = await page.locator('.extrun-table tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.dataset.method, ...[...tr.querySelectorAll('td')].map((td) => td.textContent)]));
-  const native = spawnSync(cliPath, ['extend', '--seeds', '1', '--methods', 'none,pi,ntk,yarn', '--task', 'lookback', '--k', '4', '--base', '100', '--finetune-steps', '50'], { encoding: 'utf8' });
+  const native = spawnSync(cliPath, ['extend', '--seeds', '1', '--methods', 'none,pi,ntk,yarn', '--task', 'lookback', '--k', '4', '--base', '100', '--finetune-steps', '50', '--yarn-edges', 'lab'], { encoding: 'utf8' });
   assert.equal(native.status, 0, native.stderr);
   const j = JSON.parse(native.stdout);
   for (const [method, zero, zeroSolved, ft, ftSolved] of pageRows) {
     const c = (finetuned) => j.runs[0].curves.find((x) => x.method === method && x.finetuned === finetuned);
-    assert.equal(zero, c(false).meanExtrapolated.toFixed(2), `${method} zero-shot`);
+    assert.equal(zero, shareText(c(false).meanExtrapolated), `${method} zero-shot`);
     assert.equal(zeroSolved, String(c(false).solvedUpTo));
-    assert.equal(ft, c(true).meanExtrapolated.toFixed(2), `${method} fine-tuned`);
+    assert.equal(ft, shareText(c(true).meanExtrapolated), `${method} fine-tuned`);
     assert.equal(ftSolved, String(c(true).solvedUpTo));
   }
   assert.equal(pageRows.length, 4);
-  assert.match(await page.locator('.extrun-verdict').textContent(), /plain RoPE reached/);
+  const verdictText = await page.locator('.extrun-verdict').textContent();
+  assert.match(verdictText, /plain RoPE reached/);
+  // The verdict's "solved every n in every seed" is the question's rule, read off the native run.
+  const solvedAll = j.runs[0].curves.filter((c) => c.finetuned && c.solvedUpTo === 16).map((c) => c.method);
+  const names = { none: 'None (plain RoPE)', pi: 'Position Interpolation (PI)', ntk: 'NTK-aware scaling', yarn: "YaRN (lab's rescaled edges)" };
+  if (solvedAll.length && solvedAll.length < 4) assert.ok(verdictText.includes(`in every seed: ${solvedAll.map((m) => names[m]).join(', ')}.`), verdictText);
+  // PI's note, from the run: shown exactly when PI scored 0 at some trained n (≤ 8).
+  const piZero = j.runs[0].curves.find((c) => c.method === 'pi' && !c.finetuned).exactMatch.slice(0, 8).some((v) => v === 0);
+  assert.equal(await page.locator('.extrun-pi-note').count(), piZero ? 1 : 0);
   // Now it opens, for this run's seeds. The right options, read off the native run here:
   // the methods whose curve after the fine-tune solved every n up to 16 (else "No method did").
   await page.waitForFunction((q) => !document.querySelector(`${q} input`).disabled, runQ);

@@ -1,7 +1,7 @@
 // Compiled with tsc --noEmit by npm test: the hand-written poslab.d.ts must
 // type the API as the tests and the page use it. A wrong member, option or
 // result type here is a compile error.
-import type { PositionLab, ForwardResult, PositionLabError, AttemptResult, CodeAttempt, CodeResults, SubmissionRow } from '../../cpp/bindings/wasm/poslab';
+import type { PositionLab, ForwardResult, PositionLabError, AttemptResult, CodeAttempt, CodeResults, SubmissionRow, YarnEdgeRule } from '../../cpp/bindings/wasm/poslab';
 
 export function useLab(lab: PositionLab): number {
   const r: ForwardResult = lab.forward({ text: "犬が猫を追いかけた", pe: "sinusoidal", dModel: 8, heads: 2, causal: true });
@@ -45,6 +45,10 @@ export function useLab(lab: PositionLab): number {
   // @ts-expect-error the task is count or lookback
   new lab.ExtensionRun({ task: 'copy' });
   const angles = lab.ropeAngleMap({ d: 8, trainedLength: 16, s: 2, method: 'ntk' });
+  const paper = lab.ropeAngleMap({ d: 8, trainedLength: 16, s: 2, method: 'yarn', yarnEdges: 'paper', yarnAlpha: 1, yarnBeta: 32 });
+  const edges: YarnEdgeRule = new lab.ExtensionRun({ yarnEdges: 'lab' }).options().yarnEdges;
+  // @ts-expect-error the edges are paper or lab
+  lab.ropeAngleMap({ d: 8, trainedLength: 16, s: 2, method: 'yarn', yarnEdges: 'llama' });
   const leaving: boolean = angles.leaves[0] ?? false;
   try {
     lab.forward({ text: '' });
@@ -53,7 +57,7 @@ export function useLab(lab: PositionLab): number {
     if (err.code === 'empty_text') return err.params['limit'] === undefined ? 0 : 1;
   }
   return first + heads + steps.weights.data[0] + check.maxAbsDiff + enc.encoding.shape[1] + rope.diff +
-    grade.score + left + shown.length + mean + progress.loss.length + firstMethod.length + (leaving ? 1 : 0) + lab.limits.maxTokens + lab.wasmMemoryBytes();
+    grade.score + left + shown.length + mean + progress.loss.length + firstMethod.length + (leaving ? 1 : 0) + paper.beta + edges.length + lab.limits.maxTokens + lab.wasmMemoryBytes();
 }
 
 // The factory's extras: a Worker from a blob: URL, the wasm compiled once.

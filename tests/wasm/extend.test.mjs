@@ -86,3 +86,39 @@ test('ropeAngleMap: which pairs leave, worked out by hand', () => {
   assert.throws(() => lab.ropeAngleMap({ d: 5, trainedLength: 10, s: 2 }), (e) => e.code === 'out_of_range_option');
   assert.throws(() => lab.ropeAngleMap({ d: 8, trainedLength: 1000, s: 8 }), (e) => e.code === 'too_many_positions');
 });
+
+test('YaRN edges through the wasm API: the paper\'s by default, the lab\'s by name, α and β settable and checked', () => {
+  // d 4, base 100 (θ = 1, 0.1), L 16, s 2: pair 0 turns 16/2π = 2.546 times.
+  const r0 = 16 / (2 * Math.PI);
+  const paper = lab.ropeAngleMap({ d: 4, base: 100, trainedLength: 16, s: 2, method: 'yarn' });
+  assert.equal(paper.alpha, 1);
+  assert.equal(paper.beta, 32);
+  const g = (r0 - 1) / 31; // the paper's ramp by hand: 0.0499
+  assert.ok(Math.abs(paper.ramp[0] - g) < 1e-6);
+  assert.ok(Math.abs(paper.theta[0] - ((1 - g) * 0.5 + g)) < 1e-6);
+  const labEdges = lab.ropeAngleMap({ d: 4, base: 100, trainedLength: 16, s: 2, method: 'yarn', yarnEdges: 'lab' });
+  assert.ok(Math.abs(labEdges.beta - r0) < 1e-9);
+  assert.ok(Math.abs(labEdges.theta[0] - 1) < 1e-7); // kept
+  const set = lab.ropeAngleMap({ d: 4, base: 100, trainedLength: 16, s: 2, method: 'yarn', yarnAlpha: 2, yarnBeta: 4 });
+  assert.ok(Math.abs(set.ramp[0] - (r0 - 2) / 2) < 1e-6);
+  assert.throws(() => lab.ropeAngleMap({ d: 4, trainedLength: 16, s: 2, method: 'yarn', yarnAlpha: 4, yarnBeta: 4 }), (e) => e.code === 'yarn_edges_order' && /less than yarnBeta/.test(e.message));
+  assert.throws(() => lab.ropeAngleMap({ d: 4, trainedLength: 16, s: 2, method: 'yarn', yarnBeta: 1e5 }), (e) => e.code === 'out_of_range_option' && /0 to 10000/.test(e.message));
+  assert.throws(() => lab.ropeAngleMap({ d: 4, trainedLength: 16, s: 2, method: 'yarn', yarnEdges: 'llama' }), (e) => e.code === 'unknown_yarn_edges');
+  assert.throws(() => lab.ropeAngleMap({ d: 4, trainedLength: 16, s: 2, method: 'yarn', yarnAlpha: Number.NaN }), /yarnAlpha/);
+  assert.throws(() => new lab.ExtensionRun({ yarnAlpha: 40 }), /less than yarnBeta/);
+  const run = new lab.ExtensionRun({ yarnEdges: 'lab' });
+  try {
+    assert.equal(run.options().yarnEdges, 'lab');
+    const y = run.options().rope.find((x) => x.method === 'yarn');
+    assert.ok(Math.abs(y.beta - r0) < 1e-9); // L = 2·8 = 16
+  } finally {
+    run.delete();
+  }
+});
+
+test('ropeAngleMap: an angle that turns past 2π back into the trained arc is not unseen', () => {
+  // d 4, base 100, L 10 (pair 1 swept [0, 1]), s 8, plain RoPE: 62·0.1 = 6.2 is unseen;
+  // 63·0.1 − 2π = 0.0168 and 72·0.1 − 2π = 0.917 were seen; 73·0.1 − 2π = 1.017 was not.
+  const m = lab.ropeAngleMap({ d: 4, base: 100, trainedLength: 10, s: 8 });
+  assert.deepEqual([62, 63, 72, 73].map((p) => m.unseen[p * 2 + 1]), [1, 0, 0, 1]);
+});

@@ -4,12 +4,12 @@
 // (train-worker.js, job kind 'extend') and the wasm test that compares it
 // with `poslab extend`. Every number is the core's.
 
-// options: { seeds, methods, steps, finetuneSteps, trainMax, testMax, task, k, base, chunk }
+// options: { seeds, methods, steps, finetuneSteps, trainMax, testMax, task, k, base, yarnEdges, yarnAlpha, yarnBeta, chunk }
 // on: { progress({seedIndex, seeds, seed, step, steps, curves}), result({seed, curves, losses, seconds, scale, trainedLength}) }
 // Returns 'done' or 'cancelled'; a core error is thrown as the core's Error.
 export function runOptions(options, seed) {
   const out = { seed };
-  for (const key of ['methods', 'steps', 'finetuneSteps', 'trainMax', 'testMax', 'finetuneLr', 'newBase', 'batch', 'dModel', 'heads', 'layers', 'dMlp', 'base', 'task', 'k']) {
+  for (const key of ['methods', 'steps', 'finetuneSteps', 'trainMax', 'testMax', 'finetuneLr', 'newBase', 'batch', 'dModel', 'heads', 'layers', 'dMlp', 'base', 'task', 'k', 'yarnEdges', 'yarnAlpha', 'yarnBeta']) {
     if (options[key] !== undefined) out[key] = options[key];
   }
   return out;

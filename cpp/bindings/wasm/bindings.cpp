@@ -158,16 +158,26 @@ val alibi_bias_js(val options) {
 }
 
 
+// ropeAngleMap's newBase, yarnEdges ("paper" or "lab"), yarnAlpha, yarnBeta.
+RopeAngleOptions angle_options(const Options& in) {
+    RopeAngleOptions o;
+    o.new_base = in.number("newBase", kLlama3Base);
+    o.yarn_edges = parse_yarn_edge_rule(in.string("yarnEdges", "paper"));
+    if (in.has("yarnAlpha")) o.yarn_alpha = in.number("yarnAlpha", 0.0);
+    if (in.has("yarnBeta")) o.yarn_beta = in.number("yarnBeta", 0.0);
+    return o;
+}
+
 // RoPE context extension, Part 1: m·θ'ᵢ mod 2π per pair over positions 0 … s·L.
 val rope_angle_map_js(val options) {
     return guarded([&] {
-        Options in(options, "ropeAngleMap", {"d", "base", "trainedLength", "s", "method", "newBase"});
+        Options in(options, "ropeAngleMap", {"d", "base", "trainedLength", "s", "method", "newBase", "yarnEdges", "yarnAlpha", "yarnBeta"});
         if (!in.has("d") || !in.has("trainedLength") || !in.has("s"))
             throw InvalidArgument("missing_option", "ropeAngleMap needs d, trainedLength and s");
         const RopeAngleMap m =
             rope_angle_map(in.whole("d", 0, 1024), in.number("base", kDefaultBase), in.whole("trainedLength", 0, 1e6),
                            in.number("s", 1.0), parse_rope_scaling(in.string("method", "none")),
-                           in.number("newBase", kLlama3Base));
+                           angle_options(in));
         val out = val::object();
         out.set("pairs", m.pairs);
         out.set("positions", m.positions);

@@ -660,6 +660,7 @@ export interface ExtrapolationRun {
 // finetuneSteps Adam steps on n ≤ testMax.
 
 export type RopeScalingMethod = 'none' | 'pi' | 'ntk' | 'yarn' | 'base';
+export type YarnEdgeRule = 'paper' | 'lab';
 
 /** The ExtrapolationRun options but scheme (always 'rope'); trainMax defaults to 8, testMax to 16. */
 export interface ExtensionOptions extends Omit<ExtrapolationOptions, 'scheme'> {
@@ -671,6 +672,16 @@ export interface ExtensionOptions extends Omit<ExtrapolationOptions, 'scheme'> {
   finetuneLr?: number;
   /** The new base of method 'base'. Default 500000; (1, 1e12]. */
   newBase?: number;
+  /**
+   * Method 'yarn': the ramp's edges, in turns a pair makes within L. 'paper'
+   * (default): α = 1, β = 32 (Peng et al. 2023). 'lab': α = 1, β = L/2π, the
+   * lab's rescaling to its short L (a step at α when L/2π ≤ 1).
+   */
+  yarnEdges?: YarnEdgeRule;
+  /** Replaces the rule's α: finite, 0 ≤ α < β ≤ 10000 (β the rule's or yarnBeta). */
+  yarnAlpha?: number;
+  /** Replaces the rule's β: finite, 0 ≤ α < β ≤ 10000. */
+  yarnBeta?: number;
 }
 
 export interface ExtensionProgress {
@@ -705,6 +716,9 @@ export interface ScaledRopeInfo {
   base: number;
   /** YaRN's γᵢ per pair (empty for other methods). */
   ramp: Float32Array;
+  /** YaRN's edges in force (method 'yarn' only). */
+  alpha?: number;
+  beta?: number;
 }
 
 export interface ExtensionRun {
@@ -717,7 +731,7 @@ export interface ExtensionRun {
   curves(): ExtensionCurve[];
   options(): {
     seed: number; steps: number; trainMax: number; testMax: number; finetuneSteps: number; finetuneLr: number;
-    newBase: number; base: number; task: 'count' | 'lookback'; k?: number; trainedLength: number; scale: number; methods: RopeScalingMethod[];
+    newBase: number; yarnEdges: YarnEdgeRule; base: number; task: 'count' | 'lookback'; k?: number; trainedLength: number; scale: number; methods: RopeScalingMethod[];
     rope: ScaledRopeInfo[];
   };
   delete(): void;
@@ -736,6 +750,16 @@ export interface RopeAngleMapOptions {
   method?: RopeScalingMethod;
   /** Method 'base': the new base. Default 500000. */
   newBase?: number;
+  /**
+   * Method 'yarn': the ramp's edges, in turns a pair makes within L. 'paper'
+   * (default): α = 1, β = 32 (Peng et al. 2023). 'lab': α = 1, β = L/2π, the
+   * lab's rescaling to its short L (a step at α when L/2π ≤ 1).
+   */
+  yarnEdges?: YarnEdgeRule;
+  /** Replaces the rule's α: finite, 0 ≤ α < β ≤ 10000 (β the rule's or yarnBeta). */
+  yarnAlpha?: number;
+  /** Replaces the rule's β: finite, 0 ≤ α < β ≤ 10000. */
+  yarnBeta?: number;
 }
 
 export interface RopeAngleMap {
@@ -745,7 +769,11 @@ export interface RopeAngleMap {
   trainedLength: number;
   /** [positions, pairs] row-major: m·θ'ᵢ mod 2π. */
   angles: Float32Array;
-  /** [positions, pairs]: 1 where m·θ'ᵢ > L·θᵢ and L·θᵢ < 2π (never seen in training). */
+  /**
+   * [positions, pairs]: 1 where the angle m·θ'ᵢ mod 2π was never produced in
+   * training: L·θᵢ < 2π and the wrapped angle lies outside the arc [0, L·θᵢ]
+   * that the trained positions 0 … L swept (beyond 1e-9·max(1, L·θᵢ)).
+   */
   unseen: Float32Array;
   /** Per pair: some angle unseen. */
   leaves: boolean[];
@@ -759,7 +787,7 @@ export interface RopeAngleMap {
   ramp: Float32Array;
   logitScale: number;
   baseUsed: number;
-  /** YaRN's band edges in turns within L (α = 1, β = L/2π by default; 0 for other methods). */
+  /** YaRN's edges in force, in turns within L (paper: α = 1, β = 32; lab: α = 1, β = L/2π; 0 for other methods). */
   alpha: number;
   beta: number;
 }

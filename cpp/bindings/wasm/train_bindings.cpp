@@ -217,7 +217,8 @@ private:
 ExtensionOptions extension_options(const val& js) {
     std::set<std::string> keys = kExtrapolationKeys;
     keys.erase("scheme");
-    for (const char* k : {"methods", "finetuneSteps", "finetuneLr", "newBase"}) keys.insert(k);
+    for (const char* k : {"methods", "finetuneSteps", "finetuneLr", "newBase", "yarnEdges", "yarnAlpha", "yarnBeta"})
+        keys.insert(k);
     const Options in(js, "ExtensionRun", keys);
     ExtensionOptions e;
     ExtrapolationOptions& o = e.train;
@@ -229,6 +230,9 @@ ExtensionOptions extension_options(const val& js) {
     e.finetune_steps = whole(in, "finetuneSteps", e.finetune_steps);
     e.finetune_lr = in.number("finetuneLr", e.finetune_lr);
     e.new_base = in.number("newBase", e.new_base);
+    e.yarn_edges = parse_yarn_edge_rule(in.string("yarnEdges", "paper"));
+    if (in.has("yarnAlpha")) e.yarn_alpha = in.number("yarnAlpha", 0.0);
+    if (in.has("yarnBeta")) e.yarn_beta = in.number("yarnBeta", 0.0);
     validate(e);
     return e;
 }
@@ -288,6 +292,7 @@ public:
             out.set("finetuneSteps", double(e.finetune_steps));
             out.set("finetuneLr", e.finetune_lr);
             out.set("newBase", e.new_base);
+            out.set("yarnEdges", to_string(e.yarn_edges));
             out.set("base", e.train.base);
             out.set("task", to_string(e.train.task));
             if (e.train.task == TrainingTask::lookback) out.set("k", double(e.train.k));
@@ -303,6 +308,10 @@ public:
                 one.set("logitScale", r.logit_scale);
                 one.set("base", r.base_used);
                 one.set("ramp", float_array(r.ramp));
+                if (m == RopeScaling::yarn) {
+                    one.set("alpha", r.alpha);
+                    one.set("beta", r.beta);
+                }
                 rope.call<void>("push", one);
             }
             out.set("methods", methods);

@@ -9,6 +9,7 @@
 // length is L = 2·train_max and the scale s = test_max / train_max.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "poslab/rope_scaling.hpp"
@@ -32,6 +33,10 @@ struct ExtensionOptions {
     std::int64_t finetune_steps = 100;  // 0 … 2000 per method (0: no fine-tune)
     double finetune_lr = 1e-3;          // peak, (0, 1]; warm-up steps/10, then linear decay
     double new_base = kLlama3Base;      // for method base
+    // For method yarn: the edges' rule (paper: α = 1, β = 32; lab: α = 1,
+    // β = L/2π) and explicit α, β replacing the rule's (rope_scaling.hpp).
+    YarnEdgeRule yarn_edges = YarnEdgeRule::paper;
+    std::optional<double> yarn_alpha, yarn_beta;
 };
 // Throws InvalidArgument naming the field (the train part as validate()).
 void validate(const ExtensionOptions& options);

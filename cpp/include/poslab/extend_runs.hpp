@@ -29,7 +29,7 @@ struct ExtensionRunCurve {
 
 // Run options from the JS API's names (steps, trainMax, testMax, batch, lr,
 // warmup, clip, dModel, heads, layers, dMlp, base, methods, finetuneSteps,
-// finetuneLr, newBase; seed too); defaults as ExtensionRun's. Unknown keys and
+// finetuneLr, newBase, task, k, yarnEdges, yarnAlpha, yarnBeta; seed too); defaults as ExtensionRun's. Unknown keys and
 // wrong types throw InvalidArgument; the result is validated.
 ExtensionOptions extension_options_from_json(const nlohmann::json& args);
 // Every option in force (warm-up resolved; seed left out), keys as above: two

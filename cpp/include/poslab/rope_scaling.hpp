@@ -19,15 +19,19 @@
 //   base   θ'ᵢ = new_base^(−2i/d)           a larger base, as Llama 3's 500 000
 //                                           (Xiong et al. 2023, arXiv:2309.16039)
 //
-// YaRN's edges α = 1, β = 32 were tuned for LLaMA (d = 128, L = 4096, where
-// the fastest pair turns L/2π ≈ 652 times). At this lab's scale (L ≤ 65) no
-// pair turns 32 times, so the β band would be empty and YaRN would be PI
-// for every pair. The lab rescales the edges to the trained length: α = 1
-// (a pair that never completed a turn in training is interpolated fully) and
-// β = L/(2π), the turns of the fastest pair (θ₀ = 1), so pair 0 is always
-// kept as in LLaMA and the pairs in between are blended. yarn_edges() gives
-// these; both can be overridden.
+// YaRN's edges, two rules (YarnEdgeRule), both settable:
+//   paper  α = 1, β = 32 (Peng et al. 2023, §3.2 "NTK-by-parts", the values
+//          given for LLaMA): the default, YaRN as the paper defines it.
+//   lab    α = 1, β = L/(2π), the turns of the fastest pair (θ₀ = 1) within
+//          L: the lab's rescaling to its tiny trained lengths (L ≤ 65),
+//          where no pair turns 32 times and the paper's band holds every
+//          pair with r > 1 only partly (at L = 16, pair 0 turns 2.55 times:
+//          γ₀ = 1.55/31 = 0.05, so pair 0 is 95 % interpolated and 5 % kept).
+//          When L/(2π) ≤ 1 the band is empty and the ramp is a step at α.
+// Explicit α, β (yarn_alpha / yarn_beta) replace the rule's: finite,
+// 0 ≤ α < β ≤ 10 000.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,15 +58,26 @@ struct YarnEdges {
     double alpha = 1.0;
     double beta = 1.0;
 };
-// The lab's rescaled edges for a trained length L: α = 1, β = L/(2π).
-YarnEdges yarn_edges(double trained_length);
+enum class YarnEdgeRule { paper, lab };
+YarnEdgeRule parse_yarn_edge_rule(const std::string& name);  // "paper", "lab"
+std::string to_string(YarnEdgeRule rule);
+constexpr double kYarnEdgeMax = 10000.0;
+// The rule's edges for a trained length L: paper α = 1, β = 32; lab α = 1, β = L/(2π).
+YarnEdges yarn_edges(YarnEdgeRule rule, double trained_length);
+// Explicit edges: finite, 0 ≤ α < β ≤ kYarnEdgeMax; throws InvalidArgument
+// (field yarnAlpha or yarnBeta) otherwise.
+void check_yarn_edges(double alpha, double beta);
+// The edges in force: the rule's, with α and/or β replaced when given (then checked).
+YarnEdges resolve_yarn_edges(YarnEdgeRule rule, double trained_length, std::optional<double> alpha,
+                             std::optional<double> beta);
 
 struct RopeScalingParams {
     double s = 1.0;                 // target length / trained length, 1 … 64
     double trained_length = 16;     // L, in positions, 1 … 4096
     double new_base = kLlama3Base;  // for method base, (1, 1e12]
-    double yarn_alpha = -1;         // < 0: yarn_edges(L)
-    double yarn_beta = -1;
+    YarnEdgeRule yarn_edges = YarnEdgeRule::paper;
+    std::optional<double> yarn_alpha;  // replaces the rule's α
+    std::optional<double> yarn_beta;   // replaces the rule's β
 };
 // θ'ᵢ for every pair (d/2 of them) under the method, and the factor the
 // attention logits are multiplied by (1/t for YaRN, 1 otherwise).
@@ -79,9 +94,18 @@ ScaledRope scale_rope(std::size_t d, double base, RopeScaling method, const Rope
 
 // The angle picture: m·θ'ᵢ mod 2π for every pair over positions m = 0 … N
 // with N = round(s·L) (at most 4096 positions, d at most 256), and whether
-// each angle was never seen in training: the model trained on 0 … L with θᵢ
-// saw [0, L·θᵢ] (the whole circle when L·θᵢ ≥ 2π); an angle is unseen when
-// m·θ'ᵢ > L·θᵢ (beyond a 1e-9 relative tolerance) and L·θᵢ < 2π.
+// each angle was never seen in training.
+//
+// Seen: the model trained on positions 0 … L (a sequence of n has 2n+1
+// positions 0 … 2n, and L = 2·train_max) with θᵢ produced the angles
+// m·θᵢ mod 2π, m = 0 … L. An angle counts as seen when it lies on the circle
+// between the angles of two neighbouring trained positions m and m+1 (the
+// arc of length θᵢ the pair swept from one to the next), so the seen set is
+// the arc [0, L·θᵢ] taken mod 2π: the whole circle when L·θᵢ ≥ 2π. An
+// angle a (mod 2π) is unseen when L·θᵢ < 2π and a lies strictly inside the
+// arc (L·θᵢ, 2π), by more than 1e-9·max(1, L·θᵢ) on either side. Every
+// angle is compared after wrapping: an angle reached by turning past 2π
+// that lands back inside [0, L·θᵢ] was seen.
 struct RopeAngleMap {
     std::size_t pairs = 0, positions = 0;  // positions = N + 1
     std::size_t trained_length = 0;        // L
@@ -92,7 +116,15 @@ struct RopeAngleMap {
     std::vector<double> max_angle;         // [pairs]: N·θ'ᵢ (unwrapped)
     ScaledRope rope;
 };
+// Whether the angle a (any real; taken mod 2π) lies outside the arc
+// [0, span] mod 2π, beyond the tolerance above. span ≥ 2π: never.
+bool angle_unseen(double angle, double span);
+struct RopeAngleOptions {
+    double new_base = kLlama3Base;
+    YarnEdgeRule yarn_edges = YarnEdgeRule::paper;
+    std::optional<double> yarn_alpha, yarn_beta;
+};
 RopeAngleMap rope_angle_map(std::size_t d, double base, std::size_t trained_length, double s,
-                            RopeScaling method, double new_base = kLlama3Base);
+                            RopeScaling method, const RopeAngleOptions& options = {});
 
 }  // namespace poslab

@@ -18,12 +18,16 @@ export const METHODS = ['none', 'pi', 'ntk', 'yarn'];
 // The seed sets offered: the exercise's lab.run_seeds (what the grader accepts), else these.
 export const SEED_CHOICES = [[1], [1, 2], [1, 2, 3]];
 // Look back 4 at base 100: the setting measured to separate the methods (README, #15).
-export const RUN = { steps: 400, trainMax: 8, testMax: 16, finetuneSteps: 50, task: 'lookback', k: 4, base: 100 };
+// YaRN with the lab's rescaled edges (α = 1, β = L/2π): with the paper's
+// (α = 1, β = 32) it is within 5 % of PI at L = 16 and scored 0 like PI for
+// seeds 1–3 (docs-pending/rope.md), so the run would not tell them apart.
+export const RUN = { steps: 400, trainMax: 8, testMax: 16, finetuneSteps: 50, task: 'lookback', k: 4, base: 100, yarnEdges: 'lab' };
 const STORE_KEY = 'poslab.rope-extend.run.v2'; // v1: count and stop at base 10 000
 const MAX_STORED_CHARS = 200000;
 
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const name = (m) => t(`ropeext.method_${m}`);
+// YaRN's name says which edges the run used.
+const name = (m) => (m === 'yarn' ? t(`extrun.method_yarn_${RUN.yarnEdges}`) : t(`ropeext.method_${m}`));
 
 // A stored run, read back as hostile input: null unless it has the shape this widget writes.
 export function validRun(r) {
@@ -66,28 +70,102 @@ export function loadRun() {
   }
 }
 
-// Per method and fine-tune: the mean over seeds of meanExtrapolated, and each seed's largest n solved.
+// A share in [0, 1] with as many decimals as it takes (2 to 6) for the
+// figure not to read as 1 (or 0) when it is not: 0.9974 → "0.997", never "1.00".
+export function fmtShare(x) {
+  for (let digits = 2; digits <= 6; digits++) {
+    const text = fmt(x, digits);
+    if ((Number(text) === 1 && x < 1) || (Number(text) === 0 && x > 0)) continue;
+    return text;
+  }
+  return x < 1 && x > 0.5 ? `> ${fmt(0.999999, 6)}` : `< ${fmt(0.000001, 6)}`;
+}
+
+// Per method and fine-tune: the mean over seeds of meanExtrapolated, each
+// seed's largest n solved, how many n = 1 … testMax every seed solved
+// (exact match 1), and whether it solved every n in every seed: the rule the
+// run question's key uses (the core's solvedUpTo = testMax in every seed).
 export function summarize(run) {
   const rows = [];
   for (const finetuned of [false, true])
     for (const m of METHODS) {
       const cs = run.results.map((r) => r.curves.find((c) => c.method === m && c.finetuned === finetuned));
-      rows.push({ method: m, finetuned, mean: mean(cs.map((c) => c.meanExtrapolated)), solved: cs.map((c) => c.solvedUpTo), curve: Array.from({ length: RUN.testMax }, (_, i) => mean(cs.map((c) => c.exactMatch[i]))) });
+      const solved = cs.map((c) => c.solvedUpTo);
+      const ns = Array.from({ length: RUN.testMax }, (_, i) => i);
+      rows.push({
+        method: m,
+        finetuned,
+        mean: mean(cs.map((c) => c.meanExtrapolated)),
+        solved,
+        curve: ns.map((i) => mean(cs.map((c) => c.exactMatch[i]))),
+        solvedN: ns.filter((i) => cs.every((c) => c.exactMatch[i] === 1)).length,
+        everyN: solved.every((v) => v >= RUN.testMax),
+      });
     }
   return rows;
 }
 
-// The verdict from this run's numbers only: the best zero-shot method(s) past n = trainMax, against plain RoPE, and after the fine-tune.
+const names = (rows) => rows.map((r) => name(r.method)).join(t('extrun.list_sep'));
+
+// The verdict from this run's numbers only, each claim by an exact rule:
+// which methods solved every n in every seed (zero-shot and after the
+// fine-tune: the run question's rule), the others' count of n solved in
+// every seed, and the best zero-shot mean past n = trainMax against plain
+// RoPE, shown with enough digits not to round to 1.
 export function verdict(rows) {
   const zero = rows.filter((r) => !r.finetuned);
   const tuned = rows.filter((r) => r.finetuned);
   const top = Math.max(...zero.map((r) => r.mean));
-  const best = zero.filter((r) => Math.abs(r.mean - top) < 1e-9).map((r) => name(r.method));
+  const best = zero.filter((r) => r.mean === top);
   const none = zero.find((r) => r.method === 'none').mean;
-  const lines = [t('extrun.verdict_zero', { best: best.join(t('extrun.list_sep')), value: fmt(top, 2), none: fmt(none, 2), trainMax: RUN.trainMax, testMax: RUN.testMax })];
-  if (top <= none + 1e-9) lines.push(t('extrun.verdict_no_gain'));
-  const allSolved = tuned.every((r) => r.mean >= 1 - 1e-9);
-  lines.push(allSolved ? t('extrun.verdict_ft_all', { steps: RUN.finetuneSteps }) : t('extrun.verdict_ft_some', { steps: RUN.finetuneSteps, list: tuned.map((r) => `${name(r.method)} ${fmt(r.mean, 2)}`).join(t('extrun.list_sep')) }));
+  const lines = [t('extrun.verdict_zero', { best: names(best), value: fmtShare(top), none: fmtShare(none), trainMax: RUN.trainMax, testMax: RUN.testMax })];
+  if (top <= none) lines.push(t('extrun.verdict_no_gain'));
+  const partly = (rs) => rs.filter((r) => !r.everyN).map((r) => t('extrun.verdict_count', { method: name(r.method), solved: r.solvedN, total: RUN.testMax })).join(t('extrun.list_sep'));
+  for (const [rs, phase] of [[zero, 'zero'], [tuned, 'ft']]) {
+    const all = rs.filter((r) => r.everyN);
+    const vars = { steps: RUN.finetuneSteps, testMax: RUN.testMax, list: names(all), others: partly(rs) };
+    if (all.length === rs.length) lines.push(t(`extrun.verdict_${phase}_all`, vars));
+    else if (!all.length) lines.push(t(`extrun.verdict_${phase}_none`, vars));
+    else lines.push(t(`extrun.verdict_${phase}_some`, vars));
+  }
+  return lines;
+}
+
+// PI in this run: the n inside the trained lengths (n ≤ trainMax) where it
+// scored 0 in every seed, zero-shot and after the fine-tune, and whether
+// plain RoPE scored 1 at all of those (zero-shot). null when PI scored above
+// 0 at every trained n: then the page says nothing about it.
+export function piNote(rows) {
+  const zero = rows.find((r) => r.method === 'pi' && !r.finetuned);
+  const tuned = rows.find((r) => r.method === 'pi' && r.finetuned);
+  const none = rows.find((r) => r.method === 'none' && !r.finetuned);
+  if (!zero || !none) return null;
+  const inside = (r) => r.curve.map((v, i) => (i < RUN.trainMax && v === 0 ? i + 1 : 0)).filter(Boolean);
+  const zeroNs = inside(zero);
+  if (!zeroNs.length) return null;
+  return {
+    zeroNs,
+    tunedNs: tuned ? inside(tuned) : [],
+    noneSolved: zeroNs.every((n) => none.curve[n - 1] === 1),
+  };
+}
+
+// "3, 4, 5, 6" → "3–6" (a run of consecutive n), else the list.
+export function nList(ns) {
+  const parts = [];
+  for (let i = 0; i < ns.length; ) {
+    let j = i;
+    while (j + 1 < ns.length && ns[j + 1] === ns[j] + 1) j++;
+    parts.push(j - i >= 2 ? `${ns[i]}–${ns[j]}` : ns.slice(i, j + 1).join(', '));
+    i = j + 1;
+  }
+  return parts.join(', ');
+}
+
+function piLines(note) {
+  const lines = [t(note.noneSolved ? 'extrun.pi_zero_none_solved' : 'extrun.pi_zero', { ns: nList(note.zeroNs), trainMax: RUN.trainMax })];
+  lines.push(t('extrun.pi_why', { k: RUN.k, far: RUN.k * (RUN.testMax / RUN.trainMax), near: RUN.k / (RUN.testMax / RUN.trainMax), s: RUN.testMax / RUN.trainMax }));
+  if (note.tunedNs.length) lines.push(t('extrun.pi_tuned', { ns: nList(note.tunedNs), steps: RUN.finetuneSteps }));
   return lines;
 }
 
@@ -140,12 +218,19 @@ export function mount(el, block, ctx) {
           ...METHODS.map((m) => {
             const z = rows.find((r) => r.method === m && !r.finetuned);
             const f = rows.find((r) => r.method === m && r.finetuned);
-            return h('tr', { 'data-method': m }, h('th', { scope: 'row' }, name(m)), h('td', {}, fmt(z.mean, 2)), h('td', {}, z.solved.join(', ')), h('td', {}, fmt(f.mean, 2)), h('td', {}, f.solved.join(', ')));
+            return h('tr', { 'data-method': m }, h('th', { scope: 'row' }, name(m)), h('td', {}, fmtShare(z.mean)), h('td', {}, z.solved.join(', ')), h('td', {}, fmtShare(f.mean)), h('td', {}, f.solved.join(', ')));
           }),
         ),
       ),
     );
-    results.replaceChildren(plot(false), plot(true), table, h('div', { class: 'extrun-verdict' }, h('h4', {}, t('extrun.verdict_title')), ...verdict(rows).map((line) => h('p', {}, line))));
+    const pi = piNote(rows);
+    results.replaceChildren(
+      plot(false),
+      plot(true),
+      table,
+      h('div', { class: 'extrun-verdict' }, h('h4', {}, t('extrun.verdict_title')), ...verdict(rows).map((line) => h('p', {}, line))),
+      ...(pi ? [h('div', { class: 'extrun-pi-note' }, h('h4', {}, t('extrun.pi_title')), ...piLines(pi).map((line) => h('p', {}, line)))] : []),
+    );
   }
 
   let session = null;

@@ -2,16 +2,43 @@
 // the angle m·θ'ᵢ mod 2π over positions 0 … s·L under a method (none, PI,
 // NTK-aware, YaRN, a larger base), the trained range 0 … L marked and the
 // angles never seen in training hatched. Every number is the core's
-// ropeAngleMap; the page only draws it. Instant: no training.
+// ropeAngleMap; the page only draws it. Instant: no training. The angle is
+// drawn on a cyclic colour scale (sinebow), so 0 and 2π share a colour.
 import { h, errorBox, fmt } from '../dom.js';
 import { t } from '../i18n.js';
-import { viridis } from './heatmap.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const METHODS = ['none', 'pi', 'ntk', 'yarn', 'base'];
 const WIDTHS = [4, 8, 16, 32];
 const BASES = [100, 10000];
 const SCALES = [1.5, 2, 3, 4, 8];
+const EDGES = ['paper', 'lab'];
+
+// The sinebow palette (as d3-scale-chromatic's interpolateSinebow): u and
+// u + 1 give the same colour, so an angle u·2π mod 2π has one colour and
+// neighbouring angles across 0 = 2π get neighbouring colours.
+export function sinebow(u) {
+  const x = (0.5 - (u - Math.floor(u))) * Math.PI;
+  const c = [0, 1, 2].map((k) => Math.round(255 * Math.sin(x + (k * Math.PI) / 3) ** 2));
+  return { rgb: c, css: `rgb(${c[0]},${c[1]},${c[2]})` };
+}
+
+// The legend: a colour wheel, angle 0 at the right, counter-clockwise.
+function wheel() {
+  const r = 30, c = 42, n = 36;
+  const svg = s('svg', { viewBox: '0 0 84 84', width: 84, height: 84, class: 'ropeext-wheel', role: 'img', 'aria-label': t('ropeext.wheel') });
+  for (let k = 0; k < n; k++) {
+    const a0 = (2 * Math.PI * k) / n, a1 = (2 * Math.PI * (k + 1)) / n;
+    const p = (a, rr) => `${(c + rr * Math.cos(a)).toFixed(2)},${(c - rr * Math.sin(a)).toFixed(2)}`;
+    svg.append(s('path', { d: `M${p(a0, r - 10)}L${p(a0, r)}A${r},${r} 0 0 0 ${p(a1, r)}L${p(a1, r - 10)}A${r - 10},${r - 10} 0 0 1 ${p(a0, r - 10)}Z`, fill: sinebow((k + 0.5) / n).css }));
+  }
+  for (const [a, text, anchor] of [[0, '0', 'start'], [Math.PI / 2, 'π/2', 'middle'], [Math.PI, 'π', 'end'], [1.5 * Math.PI, '3π/2', 'middle']]) {
+    const tx = s('text', { x: c + (r + 2) * Math.cos(a), y: c - (r + 2) * Math.sin(a) + (a === Math.PI / 2 ? -2 : a === 1.5 * Math.PI ? 9 : 3), 'text-anchor': anchor, class: 'lp-tick', 'font-size': 8 });
+    tx.textContent = text;
+    svg.append(tx);
+  }
+  return svg;
+}
 
 function s(tag, attrs) {
   const el = document.createElementNS(SVG, tag);
@@ -47,7 +74,7 @@ function picture(map, id) {
     for (let m = 0; m < positions; m++) {
       const k = m * pairs + i;
       const unseen = map.unseen[k] === 1;
-      const fill = unseen ? `url(#${id}-hatch)` : viridis(map.angles[k] / (2 * Math.PI)).css;
+      const fill = unseen ? `url(#${id}-hatch)` : sinebow(map.angles[k] / (2 * Math.PI)).css;
       svg.append(s('rect', { x: pad.l + m * cell, y, width: cell + 0.3, height: rowH - 1, fill }));
     }
   }
@@ -68,29 +95,30 @@ function select(id, label, values, value, show = String) {
 
 export function mount(el, block, ctx) {
   const id = `${block.id}-${++counter}`;
-  const w = { state: { d: 8, base: 10000, L: 16, s: 2, method: 'none' }, result: null, error: null };
+  const w = { state: { d: 8, base: 10000, L: 16, s: 2, method: 'none', yarnEdges: 'paper' }, result: null, error: null };
   const d = select(`${id}-d`, t('ropeext.d'), WIDTHS, w.state.d);
   const base = select(`${id}-base`, t('ropeext.base'), BASES, w.state.base);
   const scale = select(`${id}-s`, t('ropeext.s'), SCALES, w.state.s);
   const method = select(`${id}-method`, t('ropeext.method'), METHODS, w.state.method, (m) => t(`ropeext.method_${m}`));
+  const edges = select(`${id}-edges`, t('ropeext.yarn_edges'), EDGES, w.state.yarnEdges, (e) => t(`ropeext.yarn_edges_${e}`));
   const lengthInput = h('input', { type: 'range', id: `${id}-L`, min: 4, max: 64, step: 1, value: w.state.L, class: 'clock-slider' });
   const lengthOut = h('output', { for: `${id}-L`, class: 'clock-out' }, String(w.state.L));
   const body = h('div', { class: 'ropeext-body' });
   el.append(
-    h('div', { class: 'ropeext-controls' }, d.row, base.row, h('div', { class: 'clock-control' }, h('label', { for: `${id}-L` }, t('ropeext.L')), lengthInput, lengthOut), scale.row, method.row),
+    h('div', { class: 'ropeext-controls' }, d.row, base.row, h('div', { class: 'clock-control' }, h('label', { for: `${id}-L` }, t('ropeext.L')), lengthInput, lengthOut), scale.row, method.row, edges.row),
     body,
   );
   const read = () => {
-    w.state = { d: Number(d.el.value), base: Number(base.el.value), L: Number(lengthInput.value), s: Number(scale.el.value), method: method.el.value };
+    w.state = { d: Number(d.el.value), base: Number(base.el.value), L: Number(lengthInput.value), s: Number(scale.el.value), method: method.el.value, yarnEdges: edges.el.value };
     lengthOut.textContent = lengthInput.value;
     w.update();
   };
-  for (const c of [d.el, base.el, scale.el, method.el]) c.addEventListener('change', read);
+  for (const c of [d.el, base.el, scale.el, method.el, edges.el]) c.addEventListener('change', read);
   lengthInput.addEventListener('input', read);
   w.update = async () => {
     const st = w.state;
     try {
-      const map = await ctx.core.call('ropeAngleMap', { d: st.d, base: st.base, trainedLength: st.L, s: st.s, method: st.method });
+      const map = await ctx.core.call('ropeAngleMap', { d: st.d, base: st.base, trainedLength: st.L, s: st.s, method: st.method, yarnEdges: st.yarnEdges });
       w.error = null;
       w.result = { leaves: map.leaves.slice(), logitScale: map.logitScale };
       const leaving = map.leaves.map((b, i) => (b ? i : -1)).filter((i) => i >= 0);
@@ -99,10 +127,10 @@ export function mount(el, block, ctx) {
       );
       const notes = [];
       if (st.method === 'ntk') notes.push(t('ropeext.note_ntk', { base: fmt(map.baseUsed, 0) }));
-      if (st.method === 'yarn') notes.push(t('ropeext.note_yarn', { alpha: fmt(map.alpha, 2), beta: fmt(map.beta, 2), scale: fmt(map.logitScale, 3) }));
+      if (st.method === 'yarn') notes.push(t('ropeext.note_yarn', { alpha: fmt(map.alpha, 2), beta: fmt(map.beta, 2), scale: fmt(map.logitScale, 3) }), t(`ropeext.note_yarn_${st.yarnEdges === 'lab' ? 'lab' : 'paper'}`));
       if (st.method === 'base') notes.push(t('ropeext.note_base', { base: fmt(map.baseUsed, 0) }));
       body.replaceChildren(
-        h('figure', { class: 'ropeext-figure' }, h('figcaption', {}, t('ropeext.caption', { L: st.L, N: map.positions - 1 })), h('div', { class: 'hm-scroll', tabindex: '0' }, picture(map, id)), h('p', { class: 'ropeext-legend' }, t('ropeext.legend'))),
+        h('figure', { class: 'ropeext-figure' }, h('figcaption', {}, t('ropeext.caption', { L: st.L, N: map.positions - 1 })), h('div', { class: 'hm-scroll', tabindex: '0' }, picture(map, id)), h('div', { class: 'ropeext-legend-row' }, wheel(), h('p', { class: 'ropeext-legend' }, t('ropeext.legend')))),
         h('p', { class: 'ropeext-summary' }, leaving.length ? t('ropeext.leaving', { pairs: leaving.join(', ') }) : t('ropeext.none_leaving')),
         ...notes.map((n) => h('p', { class: 'ropeext-note' }, n)),
         h(
