@@ -120,14 +120,35 @@ export function urlFor(lab, mode, { ex, lang, extra = '' } = {}) {
   return lab.bases[mode] + (h || extra ? `#${h}${extra}` : '');
 }
 
-export async function gotoReady(page, url) {
-  await page.goto(url);
-  // A navigation that changes only the hash returns before the page has
-  // re-rendered, while the previous page still says data-ready: so wait for
-  // the page the URL names (an exercise, or the start page).
+// The selector of the page the URL names, once it is ready: data-ready on
+// an exercise or the start page means everything its render started has
+// landed (every widget drawn, every question's attempts line and saved
+// answer, KaTeX or its plain fallback, every reply of the core's Worker;
+// web/js/ready.js).
+export function readySelector(url) {
   const u = new URL(url);
   const ex = new URLSearchParams(u.hash.replace(/^#/, '')).get('ex') ?? u.searchParams.get('ex');
-  await page.waitForSelector(ex ? `[data-exercise="${ex}"][data-ready="true"]` : '.start[data-ready="true"]', { timeout: 30000 });
+  return ex ? `[data-exercise="${ex}"][data-ready="true"]` : '.start[data-ready="true"]';
+}
+
+export async function gotoReady(page, url) {
+  // A navigation that changes only the hash returns before the page has
+  // re-rendered, while the previous page still says data-ready (even for the
+  // same exercise, e.g. another language): the old page's elements are
+  // marked first, so the wait below is for the new render only.
+  const here = page.url();
+  const sameDocument = here !== 'about:blank' && here.split('#')[0] === url.split('#')[0] && here !== url;
+  if (sameDocument) await page.evaluate(() => document.querySelectorAll('[data-ready]').forEach((el) => el.setAttribute('data-stale', '')));
+  await page.goto(url);
+  await page.waitForSelector(`${readySelector(url)}:not([data-stale])`, { timeout: 30000 });
+}
+
+// After an action on a ready exercise page (a control changed, a chip
+// moved, an answer checked): waits until every core call it started has
+// landed and been drawn (the page's data-busy is gone). The action's own
+// calls start during the event, so this never returns before them.
+export async function settled(page, { timeout = 30000 } = {}) {
+  await page.waitForSelector('#main > [data-ready="true"]:not([data-busy])', { timeout });
 }
 
 // The numbers of an output table, row by row (the page prints 3 decimals).
