@@ -139,8 +139,10 @@ export async function gotoReady(page, url) {
   const here = page.url();
   const sameDocument = here !== 'about:blank' && here.split('#')[0] === url.split('#')[0] && here !== url;
   if (sameDocument) await page.evaluate(() => document.querySelectorAll('[data-ready]').forEach((el) => el.setAttribute('data-stale', '')));
-  await page.goto(url);
-  await page.waitForSelector(`${readySelector(url)}:not([data-stale])`, { timeout: 30000 });
+  // Not goto's own wait for the load event (30 s, a bound on a loaded
+  // machine's page load that says nothing): the page's data-ready is the wait.
+  await page.goto(url, { waitUntil: 'commit' });
+  await page.waitForSelector(`${readySelector(url)}:not([data-stale])`, { timeout: 60000 });
 }
 
 // After an action on a ready exercise page (a control changed, a chip
