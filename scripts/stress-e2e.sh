@@ -9,7 +9,9 @@
 #
 # Uses the built dist/ (run npm run build first). POSLAB_E2E_CONCURRENCY:
 # files at once (default 2, as npm test); POSLAB_STRESS_CPUS: stress-ng
-# workers (default 2). The TAP output of every run is kept in
+# workers (default 2); POSLAB_TIMEOUT_SCALE (default 3): every test's own
+# timeout and the helpers' waits times this (tests/e2e/timeout-scale.mjs), so
+# that a failure is a race and not a test starved of CPU. The TAP output of every run is kept in
 # test-artifacts/stress/run-N.tap. Exits 1 if any run had a failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +22,7 @@ case "$runs" in '' | *[!0-9]* | 0) echo "stress-e2e: RUNS must be a whole number
 files=("$@")
 [ ${#files[@]} -gt 0 ] || files=(tests/e2e/)
 jobs="${POSLAB_E2E_CONCURRENCY:-2}"
+export POSLAB_TIMEOUT_SCALE="${POSLAB_TIMEOUT_SCALE:-3}"
 cpus="${POSLAB_STRESS_CPUS:-2}"
 for v in "$jobs" "$cpus"; do
   case "$v" in '' | *[!0-9]* | 0) echo "stress-e2e: POSLAB_E2E_CONCURRENCY and POSLAB_STRESS_CPUS must be whole numbers ≥ 1, got '$v'" >&2; exit 2 ;; esac
@@ -42,14 +45,14 @@ mkdir -p "$out"
 stress-ng --cpu "$cpus" --cpu-method matrixprod --quiet &
 stress_pid=$!
 trap 'kill "$stress_pid" 2>/dev/null; wait "$stress_pid" 2>/dev/null' EXIT
-echo "stress-e2e: stress-ng --cpu $cpus (pid $stress_pid); $runs run(s) of ${files[*]}, $jobs file(s) at once"
+echo "stress-e2e: stress-ng --cpu $cpus (pid $stress_pid); $runs run(s) of ${files[*]}, $jobs file(s) at once, timeouts ×$POSLAB_TIMEOUT_SCALE"
 
 bad=0
 summary=()
 for i in $(seq 1 "$runs"); do
   tap="$out/run-$i.tap"
   t=$SECONDS
-  node --test --test-concurrency="$jobs" --test-reporter=tap "${files[@]}" >"$tap" 2>&1
+  node --import ./tests/e2e/timeout-scale.mjs --test --test-concurrency="$jobs" --test-reporter=tap "${files[@]}" >"$tap" 2>&1
   status=$?
   pass=$(grep -E '^# pass ' "$tap" | tail -1 | awk '{print $3}')
   fail=$(grep -E '^# fail ' "$tap" | tail -1 | awk '{print $3}')

@@ -14,6 +14,10 @@ export const artifacts = join(root, 'test-artifacts');
 // The native CLI the re-grade tests run (POSLAB_CLI overrides).
 export const cliPath = resolve(process.env.POSLAB_CLI || join(root, 'build/native/poslab'));
 
+// POSLAB_TIMEOUT_SCALE (tests/e2e/timeout-scale.mjs): the waits below, and
+// the Playwright default timeout of the pages openPage() makes, times k.
+export const TIMEOUT_SCALE = Math.min(20, Math.max(1, Number(process.env.POSLAB_TIMEOUT_SCALE) || 1));
+
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -89,6 +93,7 @@ export async function watchCsp(context, violations = []) {
 // reducedMotion: 'reduce' emulates prefers-reduced-motion.
 export async function openPage(lab, mode, { viewport = { width: 1100, height: 900 }, reducedMotion } = {}) {
   const context = await lab.browser.newContext({ viewport, reducedMotion });
+  if (TIMEOUT_SCALE !== 1) context.setDefaultTimeout(30000 * TIMEOUT_SCALE);
   const problems = { console: [], offOrigin: [], csp: [] };
   await watchCsp(context, problems.csp);
   const page = await context.newPage();
@@ -142,14 +147,14 @@ export async function gotoReady(page, url) {
   // Not goto's own wait for the load event (30 s, a bound on a loaded
   // machine's page load that says nothing): the page's data-ready is the wait.
   await page.goto(url, { waitUntil: 'commit' });
-  await page.waitForSelector(`${readySelector(url)}:not([data-stale])`, { timeout: 60000 });
+  await page.waitForSelector(`${readySelector(url)}:not([data-stale])`, { timeout: 60000 * TIMEOUT_SCALE });
 }
 
 // After an action on a ready exercise page (a control changed, a chip
 // moved, an answer checked): waits until every core call it started has
 // landed and been drawn (the page's data-busy is gone). The action's own
 // calls start during the event, so this never returns before them.
-export async function settled(page, { timeout = 30000 } = {}) {
+export async function settled(page, { timeout = 30000 * TIMEOUT_SCALE } = {}) {
   await page.waitForSelector('#main > [data-ready="true"]:not([data-busy])', { timeout });
 }
 
