@@ -16,8 +16,9 @@
 // FRAME_ANCESTORS="'self' https://lms.example.edu" for a course site that
 // embeds the lab; serve({ frameAncestors }) does the same when imported.
 import { createServer } from 'node:http';
-import { createReadStream, readFileSync, statSync } from 'node:fs';
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { createReadStream, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants, gunzipSync, gzipSync } from 'node:zlib';
 import { extname, join, normalize, resolve, sep, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -80,11 +81,42 @@ export function pickEncoding(acceptEncoding = '') {
   return ['br', 'gzip'].find((e) => accepted.has(e)) ?? null;
 }
 
+const DECOMPRESS = { br: brotliDecompressSync, gzip: gunzipSync };
+// Brotli at quality 11 takes seconds per large file (poslab.js, the wasm)
+// and blocks the server meanwhile: every server (each e2e test file starts
+// one) would pay it again. So the compressed bytes are also kept on disk,
+// under the source's SHA-256, in build/serve-cache/ (SERVE_CACHE sets another
+// folder; SERVE_CACHE=off keeps them in memory only). A kept file is used
+// only if it decompresses to exactly the source's bytes, so a stale or
+// damaged one is never sent; any failure to read or write falls back to
+// compressing here.
+const CACHE_DIR = process.env.SERVE_CACHE === 'off' ? null : resolve(process.env.SERVE_CACHE || join(dirname(fileURLToPath(import.meta.url)), '..', 'build', 'serve-cache'));
+function diskCached(encoding, source) {
+  if (!CACHE_DIR) return COMPRESS[encoding](source);
+  const name = join(CACHE_DIR, `${createHash('sha256').update(source).digest('hex')}.${encoding}`);
+  try {
+    const kept = readFileSync(name);
+    if (DECOMPRESS[encoding](kept).equals(source)) return kept;
+  } catch {
+    // Not kept yet, or unreadable: compress below.
+  }
+  const data = COMPRESS[encoding](source);
+  try {
+    mkdirSync(CACHE_DIR, { recursive: true });
+    // Written whole under another name, then renamed: a server reading at the same time sees all or nothing.
+    const tmp = `${name}.${process.pid}.tmp`;
+    writeFileSync(tmp, data);
+    renameSync(tmp, name);
+  } catch {
+    // A read-only folder: memory only.
+  }
+  return data;
+}
 function compressedOf(encoding, file, st) {
   const key = `${encoding} ${file}`;
   const hit = compressed.get(key);
   if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.data;
-  const data = COMPRESS[encoding](readFileSync(file));
+  const data = diskCached(encoding, readFileSync(file));
   compressed.set(key, { mtimeMs: st.mtimeMs, size: st.size, data });
   return data;
 }
