@@ -16,7 +16,7 @@
 // FRAME_ANCESTORS="'self' https://lms.example.edu" for a course site that
 // embeds the lab; serve({ frameAncestors }) does the same when imported.
 import { createServer } from 'node:http';
-import { createReadStream, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, brotliDecompressSync, constants as zlibConstants, gunzipSync, gzipSync } from 'node:zlib';
 import { extname, join, normalize, resolve, sep, dirname } from 'node:path';
@@ -112,6 +112,19 @@ function diskCached(encoding, source) {
   }
   return data;
 }
+// Fills the disk cache for every file under root that is sent compressed
+// (scripts/test.sh and stress-e2e.sh, before the e2e files start their
+// servers, so that two of them do not compress the same files at once).
+export function warm(root) {
+  let n = 0;
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !COMPRESSIBLE.has(extname(entry.name))) continue;
+    const file = join(entry.parentPath ?? entry.path, entry.name);
+    for (const encoding of Object.keys(COMPRESS)) compressedOf(encoding, file, statSync(file));
+    n++;
+  }
+  return n;
+}
 function compressedOf(encoding, file, st) {
   const key = `${encoding} ${file}`;
   const hit = compressed.get(key);
@@ -193,7 +206,15 @@ export function serve({ root, port = 8080, host = '127.0.0.1', frameAncestors = 
   });
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.argv[2] === '--warm') {
+  const root = resolve(join(dirname(fileURLToPath(import.meta.url)), '..', 'dist'));
+  try {
+    console.log(`serve: ${warm(root)} files of dist/ compressed (${CACHE_DIR ?? 'memory only: SERVE_CACHE=off'})`);
+  } catch (e) {
+    console.error(`serve: could not compress dist/: ${e.message}`);
+    process.exit(1);
+  }
+} else if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const port = process.env.PORT !== undefined ? Number(process.env.PORT) : 8080;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     console.error(`serve: PORT must be an integer 0…65535, got "${process.env.PORT}"`);

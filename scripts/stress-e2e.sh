@@ -40,6 +40,8 @@ if ! command -v stress-ng >/dev/null; then
 fi
 [ -f dist/index.html ] || { echo "stress-e2e: dist/ is not built: run npm run build first" >&2; exit 2; }
 
+# Every server the e2e files start then finds dist/ compressed (build/serve-cache).
+node scripts/serve.mjs --warm || true
 out=test-artifacts/stress
 mkdir -p "$out"
 stress-ng --cpu "$cpus" --cpu-method matrixprod --quiet &

@@ -55,6 +55,9 @@ run "node --test tests/wasm" node --test tests/wasm/
 if [ -d tests/e2e ] && ls tests/e2e/*.test.mjs >/dev/null 2>&1; then
   # POSLAB_FULL_RUN (test:all only) turns on the tests marked slow.
   if [ $all = 1 ]; then export POSLAB_FULL_RUN=1; fi
+  # Brotli 11 of poslab.js and the wasm once, into build/serve-cache, before
+  # the files start their servers (each would otherwise compress them again).
+  node scripts/serve.mjs --warm || true
   run "node --test tests/e2e (headless Chromium, $e2e_jobs files at once)" node --test --test-concurrency="$e2e_jobs" tests/e2e/
 fi
 
