@@ -5,18 +5,44 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
 
-echo "build: native (build/native)"
-cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build/native -j"$jobs"
-
-echo "build: wasm (build/wasm)"
-# Emscripten 3.1.6's JS optimiser needs acorn, which Debian keeps in /usr/share/nodejs.
-export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
-if [ ! -f build/wasm/CMakeCache.txt ]; then
-  emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node)" >/dev/null
+# The native build (library, CLI, GoogleTest) and the wasm build share
+# nothing, so they run side by side: each one's serial steps (linking, the
+# test discovery, Binaryen's wasm-opt on both wasm outputs) leave a core the
+# other one uses. POSLAB_BUILD_SERIAL=1 builds one after the other (easier to
+# read when a build fails).
+build_native() {
+  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build build/native -j"$jobs"
+}
+build_wasm() {
+  # Emscripten 3.1.6's JS optimiser needs acorn, which Debian keeps in /usr/share/nodejs.
+  export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
+  if [ ! -f build/wasm/CMakeCache.txt ]; then
+    emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node)" >/dev/null
+  fi
+  cmake --build build/wasm -j"$jobs"
+}
+if [ "${POSLAB_BUILD_SERIAL:-0}" = 1 ]; then
+  echo "build: native (build/native)"
+  build_native
+  echo "build: wasm (build/wasm)"
+  build_wasm
+else
+  echo "build: native (build/native) and wasm (build/wasm), side by side"
+  (set -o pipefail; build_native 2>&1 | sed -u 's/^/[native] /') &
+  native_pid=$!
+  (set -o pipefail; build_wasm 2>&1 | sed -u 's/^/[wasm] /') &
+  wasm_pid=$!
+  native_ok=0 wasm_ok=0
+  wait "$native_pid" || native_ok=$?
+  wait "$wasm_pid" || wasm_ok=$?
+  if [ "$native_ok" -ne 0 ] || [ "$wasm_ok" -ne 0 ]; then
+    [ "$native_ok" -ne 0 ] && echo "build: the native build failed (its lines start with [native])" >&2
+    [ "$wasm_ok" -ne 0 ] && echo "build: the wasm build failed (its lines start with [wasm])" >&2
+    exit 1
+  fi
 fi
-cmake --build build/wasm -j"$jobs"
 
 echo "build: site (dist/)"
 mkdir -p dist

@@ -1,35 +1,76 @@
 #!/usr/bin/env bash
-# Every test: GoogleTest and CLI tests (ctest), the wasm module under node
-# --test, then the browser tests in headless Chromium. Exits non-zero on any
-# failure, and runs every suite even when an earlier one fails.
+# The tests, in two sizes:
+#   bash scripts/test.sh        (npm test)      install + build + every functional
+#     test: ctest (GoogleTest + CLI), tsc (poslab.d.ts), node --test tests/web,
+#     tests/wasm, and the browser tests in headless Chromium (tests/e2e).
+#   bash scripts/test.sh --all  (npm run test:all, CI) the same, then the slow
+#     checks: ctest under ASan + UBSan (build/sanitize), each libFuzzer harness
+#     for POSLAB_FUZZ_SECONDS (60), and the tests marked slow (POSLAB_FULL_RUN=1:
+#     exercise 9's full default run).
+# Each suite prints its own closing line (ctest's "tests passed", node's
+# "# pass / # fail"), and a summary at the end says which suites failed. Every
+# suite runs even when an earlier one fails; the exit status is non-zero if any
+# failed. POSLAB_E2E_CONCURRENCY sets how many e2e files run at once
+# (default: 2, or 1 on a one-core machine; each file has its own server and
+# browser, so files are independent).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+
+all=0
+for a in "$@"; do
+  case "$a" in
+    --all) all=1 ;;
+    *) echo "test.sh: unknown option '$a' (allowed: --all)" >&2; exit 2 ;;
+  esac
+done
+
+cores=$(nproc 2>/dev/null || echo 2)
+e2e_jobs="${POSLAB_E2E_CONCURRENCY:-$((cores >= 2 ? 2 : 1))}"
+case "$e2e_jobs" in '' | *[!0-9]* | 0) echo "test.sh: POSLAB_E2E_CONCURRENCY must be a whole number ≥ 1, got '$e2e_jobs'" >&2; exit 2 ;; esac
+
+t0=$SECONDS
 bash scripts/install-deps.sh || exit 1
 bash scripts/build.sh || exit 1
+echo "== install + build: $((SECONDS - t0)) s"
 
-status=0
-echo "== ctest (GoogleTest + CLI)"
-ctest --test-dir build/native --output-on-failure -j"$(nproc 2>/dev/null || echo 2)" || status=1
+failed=()
+# run NAME COMMAND…: one suite, timed; its own output (and closing line) as is.
+run() {
+  local name=$1
+  shift
+  local t=$SECONDS
+  echo "== $name"
+  if "$@"; then
+    echo "== $name: ok ($((SECONDS - t)) s)"
+  else
+    echo "== $name: FAILED ($((SECONDS - t)) s)"
+    failed+=("$name")
+  fi
+}
 
-echo "== sanitizers: ctest with ASan + UBSan (build/sanitize)"
-cmake -S . -B build/sanitize -DPOSLAB_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null &&
-  cmake --build build/sanitize -j"$(nproc 2>/dev/null || echo 2)" &&
-  ctest --test-dir build/sanitize --output-on-failure -j"$(nproc 2>/dev/null || echo 2)" || status=1
-
-echo "== fuzz: each libFuzzer harness for ${POSLAB_FUZZ_SECONDS:-60} s (npm run fuzz: 300 s)"
-bash scripts/fuzz.sh "${POSLAB_FUZZ_SECONDS:-60}" || status=1
-
-echo "== tsc: poslab.d.ts types the API as it is used"
-npx --no-install tsc -p tests/types && echo "poslab.d.ts: ok" || status=1
-
-echo "== node --test tests/web (page modules: grading, embedding)"
-node --test tests/web/ || status=1
-
-echo "== node --test tests/wasm"
-node --test tests/wasm/ || status=1
-
+run "ctest (GoogleTest + CLI)" ctest --test-dir build/native --output-on-failure -j"$cores"
+run "tsc: poslab.d.ts types the API as it is used" bash -c 'npx --no-install tsc -p tests/types && echo "poslab.d.ts: ok"'
+run "node --test tests/web (page modules: grading, embedding)" node --test tests/web/
+run "node --test tests/wasm" node --test tests/wasm/
 if [ -d tests/e2e ] && ls tests/e2e/*.test.mjs >/dev/null 2>&1; then
-  echo "== node --test tests/e2e (headless Chromium)"
-  node --test --test-concurrency=1 tests/e2e/ || status=1
+  # POSLAB_FULL_RUN (test:all only) turns on the tests marked slow.
+  if [ $all = 1 ]; then export POSLAB_FULL_RUN=1; fi
+  run "node --test tests/e2e (headless Chromium, $e2e_jobs files at once)" node --test --test-concurrency="$e2e_jobs" tests/e2e/
 fi
-exit $status
+
+if [ $all = 1 ]; then
+  sanitize() {
+    cmake -S . -B build/sanitize -DPOSLAB_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null &&
+      cmake --build build/sanitize -j"$cores" &&
+      ctest --test-dir build/sanitize --output-on-failure -j"$cores"
+  }
+  run "sanitizers: ctest with ASan + UBSan (build/sanitize)" sanitize
+  run "fuzz: each libFuzzer harness for ${POSLAB_FUZZ_SECONDS:-60} s (npm run fuzz: 300 s)" bash scripts/fuzz.sh "${POSLAB_FUZZ_SECONDS:-60}"
+fi
+
+echo "== total: $((SECONDS - t0)) s"
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "== FAILED: ${failed[*]}"
+  exit 1
+fi
+echo "== all suites passed"

@@ -29,8 +29,8 @@ for (const lang of ['ja', 'en']) {
     const { page, context, problems } = await openPage(lab, 'http');
     await gotoReady(page, urlFor(lab, 'http', { lang }));
     assert.doesNotMatch(await page.locator('main').innerText(), ANSWER, 'the start page does not state the answer');
+    // data-ready: every widget and question is drawn.
     await gotoReady(page, urlFor(lab, 'http', { ex: 'hand-calc', lang }));
-    await page.waitForTimeout(500);
     assert.doesNotMatch(await page.locator('main').textContent(), ANSWER, 'not even hidden in a closed <details>');
     assert.equal(await page.locator(`${W} details.reveal`).count(), 0);
     assert.equal(await page.locator(`${W} .give-up`).count(), 1);

@@ -14,6 +14,10 @@ export const artifacts = join(root, 'test-artifacts');
 // The native CLI the re-grade tests run (POSLAB_CLI overrides).
 export const cliPath = resolve(process.env.POSLAB_CLI || join(root, 'build/native/poslab'));
 
+// POSLAB_TIMEOUT_SCALE (tests/e2e/timeout-scale.mjs): the waits below, and
+// the Playwright default timeout of the pages openPage() makes, times k.
+export const TIMEOUT_SCALE = Math.min(20, Math.max(1, Number(process.env.POSLAB_TIMEOUT_SCALE) || 1));
+
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -89,6 +93,7 @@ export async function watchCsp(context, violations = []) {
 // reducedMotion: 'reduce' emulates prefers-reduced-motion.
 export async function openPage(lab, mode, { viewport = { width: 1100, height: 900 }, reducedMotion } = {}) {
   const context = await lab.browser.newContext({ viewport, reducedMotion });
+  if (TIMEOUT_SCALE !== 1) context.setDefaultTimeout(30000 * TIMEOUT_SCALE);
   const problems = { console: [], offOrigin: [], csp: [] };
   await watchCsp(context, problems.csp);
   const page = await context.newPage();
@@ -120,14 +125,37 @@ export function urlFor(lab, mode, { ex, lang, extra = '' } = {}) {
   return lab.bases[mode] + (h || extra ? `#${h}${extra}` : '');
 }
 
-export async function gotoReady(page, url) {
-  await page.goto(url);
-  // A navigation that changes only the hash returns before the page has
-  // re-rendered, while the previous page still says data-ready: so wait for
-  // the page the URL names (an exercise, or the start page).
+// The selector of the page the URL names, once it is ready: data-ready on
+// an exercise or the start page means everything its render started has
+// landed (every widget drawn, every question's attempts line and saved
+// answer, KaTeX or its plain fallback, every reply of the core's Worker;
+// web/js/ready.js).
+export function readySelector(url) {
   const u = new URL(url);
   const ex = new URLSearchParams(u.hash.replace(/^#/, '')).get('ex') ?? u.searchParams.get('ex');
-  await page.waitForSelector(ex ? `[data-exercise="${ex}"][data-ready="true"]` : '.start[data-ready="true"]', { timeout: 30000 });
+  return ex ? `[data-exercise="${ex}"][data-ready="true"]` : '.start[data-ready="true"]';
+}
+
+export async function gotoReady(page, url) {
+  // A navigation that changes only the hash returns before the page has
+  // re-rendered, while the previous page still says data-ready (even for the
+  // same exercise, e.g. another language): the old page's elements are
+  // marked first, so the wait below is for the new render only.
+  const here = page.url();
+  const sameDocument = here !== 'about:blank' && here.split('#')[0] === url.split('#')[0] && here !== url;
+  if (sameDocument) await page.evaluate(() => document.querySelectorAll('[data-ready]').forEach((el) => el.setAttribute('data-stale', '')));
+  // Not goto's own wait for the load event (30 s, a bound on a loaded
+  // machine's page load that says nothing): the page's data-ready is the wait.
+  await page.goto(url, { waitUntil: 'commit' });
+  await page.waitForSelector(`${readySelector(url)}:not([data-stale])`, { timeout: 60000 * TIMEOUT_SCALE });
+}
+
+// After an action on a ready exercise page (a control changed, a chip
+// moved, an answer checked): waits until every core call it started has
+// landed and been drawn (the page's data-busy is gone). The action's own
+// calls start during the event, so this never returns before them.
+export async function settled(page, { timeout = 30000 * TIMEOUT_SCALE } = {}) {
+  await page.waitForSelector('#main > [data-ready="true"]:not([data-busy])', { timeout });
 }
 
 // The numbers of an output table, row by row (the page prints 3 decimals).

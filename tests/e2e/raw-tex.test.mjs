@@ -34,8 +34,7 @@ test('no raw TeX in the visible text of any page, ja and en', { timeout: 180000 
   for (const lang of ['ja', 'en']) {
     for (const ex of [null, ...exercises]) {
       await gotoReady(page, urlFor(lab, 'http', { ex: ex?.id, lang }));
-      // Let the widgets draw (their captions and labels come with the core's results).
-      await page.waitForTimeout(300);
+      // data-ready: the widgets are drawn (their captions and labels come with the core's results).
       const text = await visibleText(page);
       // Nor a stray "null" / "undefined" from a missing part.
       if (/\b(null|undefined|NaN)\b/.test(text)) found.push(`${lang} ${ex?.id ?? 'start'}: ${text.match(/.{0,30}\b(null|undefined|NaN)\b.{0,10}/s)[0]}`);

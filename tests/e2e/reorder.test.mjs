@@ -2,7 +2,7 @@
 // the core (loaded in Node from the same dist/poslab.js) says.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startLab, openPage, urlFor, gotoReady, nodeCore, tableNumbers, round3 } from './helpers.mjs';
+import { startLab, openPage, urlFor, gotoReady, settled, nodeCore, tableNumbers, round3 } from './helpers.mjs';
 
 let lab;
 let core;
@@ -164,8 +164,8 @@ test('typing the goal sentence does not solve the task; reordering does', { time
   await page.locator('.sentence-control button[type="submit"]').click();
   await waitForOrderB(page, '猫が犬を追いかけた');
   await page.waitForFunction(() => document.querySelector('[data-widget="chips"] .chip')?.dataset.token === '猫');
-  // Give a (wrong) confirmation by the core every chance to arrive.
-  await page.waitForTimeout(1500);
+  // Every reply the new sentence asked for (a wrong confirmation by the core would be one) has landed.
+  await settled(page);
   assert.equal(await page.locator('[data-question="make-target"].done').count(), 0, 'the typed goal sentence solved the task');
   assert.equal(await page.locator('[data-question="make-target"] .task-status.reached').count(), 0);
   assert.match(await page.locator('.target-line').textContent(), /入力しただけでは達成になりません/);

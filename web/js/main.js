@@ -156,6 +156,9 @@ async function carryPractice() {
 let routing = 0;
 async function route() {
   const mine = ++routing;
+  // A new render: the page on screen is no longer the one the URL names, so
+  // it stops saying it is ready (tests and hosts wait for the new one).
+  for (const el of root.querySelectorAll('[data-ready]')) delete el.dataset.ready;
   const ex = exercises.find((e) => e.id === app.state.ex);
   document.title = ex ? `${pick(ex.title)} — ${t('site.name')}` : `${t('site.name')} — ${t('site.subtitle')}`;
   if (!app.core) return;
@@ -164,7 +167,7 @@ async function route() {
     // first screen: see rich.js); the start page does not wait for it.
     if (ex) await loadKatex().catch((e) => console.warn(e.message));
     if (mine !== routing) return;
-    if (ex) await renderExercise(root, ex, app);
+    if (ex) await renderExercise(root, ex, app, { current: () => mine === routing });
     else renderStart(root, app);
   } catch (e) {
     if (mine === routing) root.replaceChildren(h('div', { class: 'page-error' }, errorBox(e)));

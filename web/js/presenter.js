@@ -11,6 +11,7 @@ import { h, errorBox } from './dom.js';
 import { t, pick } from './i18n.js';
 import { tex, richInline } from './rich.js';
 import { WIDGETS, labOf, exerciseData, controls, updateWidgets } from './runner.js';
+import { createPending } from './ready.js';
 
 // The URL keys of the lab's settings: cleared on every step, so that each
 // step starts from its own exercise's defaults.
@@ -28,9 +29,11 @@ const mmss = (ms) => {
 // A context for the lab's widgets with no grading behind it: every answer
 // gate is open (the instructor shows the results when the class is ready),
 // and checking an answer is refused.
-function presenterContext(exercise, app, widgets) {
+// pending (ready.js): the step's core calls, counted, so that the deck says
+// data-ready only once every one of them has landed.
+function presenterContext(exercise, app, widgets, pending) {
   const ctx = {
-    core: app.core,
+    core: pending.core(app.core),
     exercise,
     data: exerciseData(exercise),
     variant: {},
@@ -228,14 +231,15 @@ export function renderPresenter(root, app) {
       inner.append(d.el);
     } else {
       const widgets = new Map();
-      const ctx = presenterContext(ex, app, widgets);
+      const pending = createPending();
+      const ctx = presenterContext(ex, app, widgets, pending);
       // The formula and the controls share a row: the widget gets the height.
       const head = h('div', { class: 'present-head' }, ...(p.formula ?? []).map((f) => h('div', { class: 'math-block', html: tex(f, true) })));
       inner.append(head);
       const update = async () => {
         ctx.current = labOf(ex, app.state);
         try {
-          ctx.current.tokens = await app.core.call('tokenize', ctx.current.sentence);
+          ctx.current.tokens = await ctx.core.call('tokenize', ctx.current.sentence);
         } catch {
           // the widgets show the core's error
         }
@@ -259,6 +263,8 @@ export function renderPresenter(root, app) {
         }
       }
       await update();
+      // …and what the widgets started on their own (a second view, a strip).
+      await pending.idle();
       if (ticket !== mine) return;
     }
     fit();

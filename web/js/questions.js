@@ -571,10 +571,12 @@ export function code(block, ctx) {
   let text = typeof before?.code === 'string' ? before.code : block.starter;
   let ed = null;
   const current = () => (ed ? ed.get() : text);
-  loadEditor().then((E) => {
+  // The page is not ready (data-ready) before the editor is there, or its error.
+  const editorLoaded = loadEditor().then((E) => {
     ed = E.create({ host, doc: text, label: t('code.editor_label', { fn: block.function }), description: t('code.keys'), onChange: (v) => ctx.draft?.(block.id, { code: v }) });
     loading.remove();
   }, (err) => loading.replaceWith(errorBox(err)));
+  ctx.track?.(editorLoaded);
   // Like show(), keeping the results box's own class.
   const showRun = (cls, ...children) => {
     show(runOut, cls, ...children);

@@ -27,6 +27,7 @@ import { mount as extrapolate } from './widgets/extrapolate.js';
 import { mount as ropeExtend } from './widgets/rope-extend.js';
 import { mount as ropeExtendRun } from './widgets/rope-extend-run.js';
 import { createHighlight } from './widgets/highlight.js';
+import { createPending } from './ready.js';
 
 export const WIDGETS = { tokens, outputs, attention, 'attention-lines': attentionLines, vectors, 'pe-table': peTable, clocks, 'pe-rows': peRows, combine, superposition, swaps, wall, rope, alibi, compare, extrapolate, 'rope-extend': ropeExtend, 'rope-extend-run': ropeExtendRun };
 const SCHEMES = ['none', 'sinusoidal', 'learned', 'rope', 'alibi'];
@@ -141,8 +142,16 @@ export function exerciseData(exercise) {
   return data;
 }
 
-export async function renderExercise(root, exercise, app) {
+// current(): false once another render has started (the page then leaves
+// this one alone: it neither replaces the newer page nor says it is ready).
+export async function renderExercise(root, exercise, app, { current = () => true } = {}) {
   progress.visit(exercise.id);
+  // Everything this render starts is counted (ready.js): the page says
+  // data-ready only when the last of it has landed, and data-busy while
+  // later work (a control changed, an answer checked) is in flight.
+  let main = null;
+  const pending = createPending({ onBusy: (on) => main?.toggleAttribute('data-busy', on) });
+  const core = pending.core(app.core);
   // With a learner id, the core's seeded variant and the kept attempts.
   let graded = null;
   // Without a learner id: practice, kept under a practice key on the variant
@@ -165,7 +174,9 @@ export async function renderExercise(root, exercise, app) {
   let lab = labOf(exercise, app.state);
 
   const ctx = {
-    core: app.core,
+    core,
+    // track(promise): work the page is not ready without (the code editor, a task's check).
+    track: pending.track,
     exercise,
     data: exerciseData(exercise),
     variant,
@@ -195,11 +206,11 @@ export async function renderExercise(root, exercise, app) {
     check: async (questionId, answer) => {
       const options = { lab: { ...lab }, lang: lang() };
       if (graded) {
-        const r = await app.grading.check(ctx.data, questionId, answer, options);
+        const r = await pending.track(app.grading.check(ctx.data, questionId, answer, options));
         ctx.notSaved = r.notSaved ?? null;
         return r.result;
       }
-      return app.core.call('checkAttempt', { exercise: ctx.data, question: questionId, answer, variant, ...options });
+      return core.call('checkAttempt', { exercise: ctx.data, question: questionId, answer, variant, ...options });
     },
     // A line shown in place on a question: practice answers to a question
     // whose values depend on the learner's variant are not carried over.
@@ -239,9 +250,9 @@ export async function renderExercise(root, exercise, app) {
   // when nothing it shows has changed), then every redraw runs in one go, so
   // the page is laid out and painted once rather than once per widget. A
   // widget without prepare() just updates.
-  const refreshTasks = () => tasks.forEach((q) => q.refresh());
+  const refreshTasks = () => pending.track(Promise.all(tasks.map((q) => q.refresh())));
 
-  const main = h('article', { class: 'exercise', 'data-exercise': exercise.id });
+  main = h('article', { class: 'exercise', 'data-exercise': exercise.id });
   // One highlighted token for the whole page (linked highlighting across widgets).
   ctx.highlight = createHighlight(main);
   main.append(
@@ -258,14 +269,14 @@ export async function renderExercise(root, exercise, app) {
     // The tokens the page splits the sentence into (the browser's ICU, through the
     // core): kept with every attempt, so that `poslab grade` re-runs these very tokens.
     // Asked alongside the widgets' calls (no widget reads them), not before.
-    const tokenized = app.core.call('tokenize', current.sentence).then(
+    const tokenized = core.call('tokenize', current.sentence).then(
       (tokens) => (current.tokens = tokens),
       // The widgets show the core's error for this sentence.
       () => {},
     );
     await updateWidgets(widgets, exercise.blocks);
     await tokenized;
-    refreshTasks();
+    await refreshTasks();
   };
   const notes = storageNotes(app, graded);
   if (notes) main.append(notes);
@@ -332,7 +343,11 @@ export async function renderExercise(root, exercise, app) {
       next ? h('a', { href: app.linkTo(next.id), class: 'next' }, `${pick(next.title)} →`) : h('a', { href: app.linkTo(''), class: 'next' }, `${t('nav.start')} →`),
     ),
   );
+  if (!current()) return;
   root.replaceChildren(main);
   await updateAll();
-  main.dataset.ready = 'true';
+  // …and whatever the widgets and questions started on their own (each
+  // question's attempts line, a widget's second view, the code editor).
+  await pending.idle();
+  if (current() && main.isConnected) main.dataset.ready = 'true';
 }
