@@ -6,6 +6,7 @@ import { h, fmt } from '../dom.js';
 import { t } from '../i18n.js';
 import { heatmap, matrixRows, viridis } from './heatmap.js';
 import { lineplot } from './lineplot.js';
+import { maxAbs } from '../extent.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 function s(tag, attrs) {
@@ -25,7 +26,8 @@ export function pcaScatter(summary, caption) {
   const ys = Array.from({ length: rows }, (_, p) => (k > 1 ? proj.data[p * k + 1] : 0));
   const W = 320;
   const pad = 14;
-  const span = Math.max(1e-12, ...xs.map(Math.abs), ...ys.map(Math.abs));
+  // A loop, not Math.max(...xs): 65,536 rows would overflow the call stack.
+  const span = Math.max(1e-12, maxAbs(xs), maxAbs(ys));
   const X = (x) => W / 2 + (x / span) * (W / 2 - pad);
   const Y = (y) => W / 2 - (y / span) * (W / 2 - pad);
   const svg = s('svg', { viewBox: `0 0 ${W} ${W}`, class: 'pca-scatter', role: 'img', 'aria-label': t('table.pca_aria', { n: rows }) });

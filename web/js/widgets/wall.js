@@ -294,10 +294,12 @@ export function mount(el, block, ctx) {
   function fillTensors(r) {
     const two = (r.tensors || []).filter((x) => x.shape.length === 2);
     tensorRow.hidden = r.format !== 'safetensors' || two.length === 0;
-    tensorSelect.replaceChildren(
-      ...(r.picked ? [] : [h('option', { value: '' }, t('table.pick'))]),
-      ...two.map((x) => h('option', { value: x.name, selected: r.picked && r.picked.name === x.name ? true : undefined }, `${x.name} [${x.shape.join(' × ')}] ${x.dtype}`)),
-    );
+    // Appended one by one: a header may list 200,000 tensors, and spreading
+    // that many nodes into one call overflows the call stack.
+    const options = document.createDocumentFragment();
+    if (!r.picked) options.append(h('option', { value: '' }, t('table.pick')));
+    for (const x of two) options.append(h('option', { value: x.name, selected: r.picked && r.picked.name === x.name ? true : undefined }, `${x.name} [${x.shape.join(' × ')}] ${x.dtype}`));
+    tensorSelect.replaceChildren(options);
     if (r.picked) tensorSelect.value = r.picked.name;
   }
   let tableTicket = 0;
