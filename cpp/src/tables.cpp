@@ -90,7 +90,8 @@ std::size_t nesting_depth(const std::string& text) {
 
 std::string table_format(const std::uint8_t* first, std::size_t n) {
     static const std::uint8_t magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
-    if (n >= 6 && std::memcmp(first, magic, 6) == 0) return "npy";
+    // A file shorter than the magic that starts like it is a cut-off .npy (said so), not safetensors.
+    if (n > 0 && std::memcmp(first, magic, std::min<std::size_t>(n, 6)) == 0) return "npy";
     return "safetensors";
 }
 

@@ -315,7 +315,13 @@ export function mount(el, block, ctx) {
     try {
       if (source === 'file') {
         tableStatus.replaceChildren(h('p', {}, t('table.reading', { file: chosen.file.name })));
-        const r = chosen.result ?? (await openTableFile(chosen.file, chosen.tensor));
+        // Once the bytes are read: what is being computed, on how many rows (a
+        // 4096 × 4096 table takes seconds; the PCA samples rows by a stated rule).
+        const progress = (p) => {
+          if (mine !== tableTicket || p.stage !== 'analyze') return;
+          tableStatus.replaceChildren(h('p', { class: 'table-progress', role: 'status' }, t('table.analyzing', { file: chosen.file.name, rows: p.rows, cols: p.cols, heatmap: p.heatmapRows, distances: p.distances, pca: p.pcaRows })));
+        };
+        const r = chosen.result ?? (await openTableFile(chosen.file, chosen.tensor, {}, progress));
         if (mine !== tableTicket) return;
         chosen.result = r;
         fillTensors(r);
