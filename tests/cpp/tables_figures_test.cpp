@@ -342,7 +342,10 @@ TEST(TablesFigures, ValuesNearTheFloatLimitGiveFiniteFigures) {
         past_float = past_float || std::abs(v) > 3.4028234663852886e38;
     }
     EXPECT_TRUE(past_float) << "the case must reach past float's range to test anything";
-    expect_all_figures(t, TableAnalysisOptions{}, "±3.4e38");
+    // The centred rows have rank 1 here: compare the one component that is defined.
+    TableAnalysisOptions one;
+    one.components = 1;
+    expect_all_figures(t, one, "±3.4e38");
 }
 
 // --- Size limits, exactly at and one past each --------------------------------
