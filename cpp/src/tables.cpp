@@ -871,15 +871,22 @@ TableSummary analyze_table(const xt::xtensor<float, 2>& table, const TableAnalys
         s.variance = e.values;
         s.iterations = e.iterations;
         s.converged = e.converged;
-        for (const auto& u : e.vectors) {
+        for (std::size_t j = 0; j < e.vectors.size(); ++j) {
+            const auto& u = e.vectors[j];
             std::vector<double> v(d, 0.0);
             for (std::size_t i = 0; i < m; ++i)
                 for (std::size_t c = 0; c < d; ++c) v[c] += u[i] * xc[i * d + c];
             double norm = 0;
             for (double t : v) norm += t * t;
             norm = std::sqrt(norm);
-            if (norm > 0)
+            // ‖Xcᵀu‖² = m·λ: for a zero-variance component (fewer independent rows
+            // than components) Xcᵀu is rounding noise inside the rows' span, and
+            // normalising it would make up a direction the rows have. No
+            // direction then: every row projects to 0, as it has no variance there.
+            if (norm > 0 && e.values[j] > 1e-12 * e.values[0])
                 for (double& t : v) t /= norm;
+            else
+                std::fill(v.begin(), v.end(), 0.0);
             std::size_t big = 0;
             for (std::size_t c = 1; c < d; ++c)
                 if (std::abs(v[c]) > std::abs(v[big]) + 1e-12) big = c;

@@ -98,8 +98,9 @@ bad() {  # bad NAME FILE 'message pattern' [extra flags]
   local name="$1" file="$2" pattern="$3"; shift 3
   "$poslab" table --file "$dir/$file" "$@" > /dev/null 2> "$dir/err"
   local status=$?
-  grep -qE "$pattern" "$dir/err" && [ "$status" -eq 2 ] && [ "$(wc -l < "$dir/err")" -eq 1 ]
-  check "$name: exit 2 ($status), one line: $(head -c 140 "$dir/err")" $?
+  grep -qE -e "$pattern" "$dir/err" && [ "$status" -eq 2 ] && [ "$(wc -l < "$dir/err")" -eq 1 ]
+  local ok=$?  # taken before the message: a $(…) in check's arguments would reset $?
+  check "$name: exit 2 ($status), one line: $(head -c 140 "$dir/err")" $ok
 }
 bad "truncated file" short.safetensors "too short for a safetensors file"
 bad "header length larger than the file" past.safetensors "header length is 1000000 bytes but the file has only"
@@ -129,6 +130,7 @@ mkfifo "$dir/pipe.npy"
 timeout 20 "$poslab" table --file "$dir/pipe.npy" > /dev/null 2> "$dir/err"
 status=$?
 grep -q "is a named pipe; poslab table reads a regular .safetensors or .npy file" "$dir/err" && [ "$status" -eq 2 ]
-check "a named pipe: exit 2 ($status), not blocked: $(head -c 140 "$dir/err")" $?
+ok=$?
+check "a named pipe: exit 2 ($status), not blocked: $(head -c 140 "$dir/err")" $ok
 
 [ "$failures" -eq 0 ] || { echo "$failures failed"; exit 1; }

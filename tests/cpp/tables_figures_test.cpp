@@ -328,8 +328,11 @@ TEST(TablesFigures, ValuesNearTheFloatLimitGiveFiniteFigures) {
     // Rows of ±3.4e38: the projection passes float's range; it is double and finite.
     xt::xtensor<float, 2> t = xt::empty<float>({6, 3});
     const float big = 3.4e38f;
+    // Row p = ±big · (1, −0.8, 0.5), alternating: one component ∝ (1, −0.8, 0.5)
+    // (no tie for the sign rule's largest entry), centred rows at ±1.37 · big.
+    const float w[3] = {1.0f, -0.8f, 0.5f};
     for (std::size_t p = 0; p < 6; ++p)
-        for (std::size_t c = 0; c < 3; ++c) t(p, c) = (p + c) % 2 ? big : -big * (c == 2 ? 0.5f : 1.0f);
+        for (std::size_t c = 0; c < 3; ++c) t(p, c) = (p % 2 ? big : -big) * w[c];
     const TableSummary s = poslab::analyze_table(t);
     for (double v : s.norms) EXPECT_TRUE(std::isfinite(v));
     for (float v : s.similarity) EXPECT_TRUE(std::isfinite(v));
