@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { mkdtempSync, writeFileSync, rmSync, openSync, writeSync, closeSync } from 'node:fs';
-import { startLab, openPage, gotoReady, urlFor } from './helpers.mjs';
+import { startLab, openPage, urlFor } from './helpers.mjs';
 import { safetensors, npy, f32 } from '../wasm/table-files.mjs';
 
 let lab;
@@ -43,6 +43,16 @@ function writeTable(name, rows, cols, value = (p, c) => Math.cos((2 * Math.PI * 
   }
   closeSync(fd);
   return path;
+}
+
+// gotoReady with room for a loaded machine: these pages carry 64 MB tables,
+// and a 2-core machine shared with other builds may take minutes to load them.
+// (A guard, never a timing: nothing here fails for being slow short of these.)
+async function gotoReady(page, url) {
+  page.setDefaultTimeout(600000);
+  await page.goto(url, { timeout: 300000 });
+  const ex = new URLSearchParams(new URL(url).hash.replace(/^#/, '')).get('ex');
+  await page.waitForSelector(`[data-exercise="${ex}"][data-ready="true"]`, { timeout: 300000 });
 }
 
 // No drawn coordinate or size is NaN / Infinity anywhere in the table's views.
