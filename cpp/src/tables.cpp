@@ -493,7 +493,7 @@ const TensorEntry& pick_table(const std::vector<TensorEntry>& tensors, const std
     if (rows == 0 || cols == 0)
         throw InvalidArgument("table_empty", "'" + nm + "' has shape " + shape_text(t.shape) + ": no values",
                               {{"tensor", nm}, {"shape", shape_text(t.shape)}});
-    if (rows > kMaxTableRows || cols >= kMaxTableCols || rows * cols > kMaxTableValues)
+    if (rows > kMaxTableRows || cols > kMaxTableCols || rows * cols > kMaxTableValues)
         throw InvalidArgument("table_too_large",
                               "'" + nm + "' has shape " + shape_text(t.shape) + "; the lab reads tables of up to " +
                                   str(kMaxTableRows) + " rows, " + str(kMaxTableCols) + " columns and " +
