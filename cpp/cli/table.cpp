@@ -1,7 +1,13 @@
 // poslab table --file PATH [--tensor NAME]: a real position table's figures as
 // JSON. Reads the header, then seeks to the chosen tensor: a 4 GB model file
 // is never read whole.
-#include <fstream>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -23,17 +29,70 @@ transformer.wpe.weight, embeddings.position_embeddings.weight, …), else the
 only 2-D tensor. Bad input: a one-line message on stderr, exit status 2.
 )";
 
-std::vector<std::uint8_t> read_range(std::ifstream& in, std::uint64_t begin, std::uint64_t count, const std::string& path) {
-    std::vector<std::uint8_t> buf(count);
-    in.clear();
-    in.seekg(std::streamoff(begin));
-    if (count) in.read(reinterpret_cast<char*>(buf.data()), std::streamsize(count));
-    if (!in || std::uint64_t(in.gcount()) != count)
-        throw InvalidArgument("table_truncated", "could not read " + std::to_string(count) + " bytes at offset " +
-                                                     std::to_string(begin) + " of " + path,
-                              {{"size", std::to_string(in.gcount())}, {"needed", std::to_string(count)}});
-    return buf;
+// A whole number flag in [lo, hi], refused with the range (0 included) before
+// anything is read.
+std::size_t size_in(const Args& a, const std::string& flag, std::size_t fallback, std::size_t lo, std::size_t hi,
+                    const std::string& what) {
+    if (!a.has(flag)) return fallback;
+    const std::string text = a.get(flag, "");
+    std::size_t v = 0;
+    const char* end = text.data() + text.size();
+    const auto [p, ec] = std::from_chars(text.data(), end, v);
+    if (text.empty() || ec != std::errc() || p != end || v < lo || v > hi)
+        throw InvalidArgument("cli", flag + " must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                                         " (" + what + "), got '" + text + "'");
+    return v;
 }
+
+// The file, opened without blocking and checked to be a regular file before a
+// byte is read: a named pipe, a device or a directory would block forever or
+// have no size (the check is on the opened descriptor, so nothing can swap
+// the file in between).
+class TableFile {
+public:
+    explicit TableFile(const std::string& path) : path_(path) {
+        fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd_ < 0) throw InvalidArgument("cli", "cannot open '" + path + "': " + std::strerror(errno));
+        struct stat st {};
+        if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+            const std::string kind = S_ISFIFO(st.st_mode)   ? "a named pipe"
+                                     : S_ISDIR(st.st_mode)  ? "a directory"
+                                     : S_ISCHR(st.st_mode)  ? "a character device"
+                                     : S_ISBLK(st.st_mode)  ? "a block device"
+                                     : S_ISSOCK(st.st_mode) ? "a socket"
+                                                            : "not a regular file";
+            ::close(fd_);
+            throw InvalidArgument("cli", "'" + path + "' is " + kind +
+                                             "; poslab table reads a regular .safetensors or .npy file (save the stream to a file first)");
+        }
+        size_ = std::uint64_t(st.st_size);
+    }
+    ~TableFile() { ::close(fd_); }
+    TableFile(const TableFile&) = delete;
+    TableFile& operator=(const TableFile&) = delete;
+    std::uint64_t size() const { return size_; }
+
+    std::vector<std::uint8_t> read(std::uint64_t begin, std::uint64_t count) const {
+        std::vector<std::uint8_t> buf(count);
+        std::uint64_t done = 0;
+        while (done < count) {
+            const ssize_t got = ::pread(fd_, buf.data() + done, std::size_t(count - done), off_t(begin + done));
+            if (got < 0 && errno == EINTR) continue;
+            if (got <= 0) break;
+            done += std::uint64_t(got);
+        }
+        if (done != count)
+            throw InvalidArgument("table_truncated", "could not read " + std::to_string(count) + " bytes at offset " +
+                                                         std::to_string(begin) + " of " + path_,
+                                  {{"size", std::to_string(done)}, {"needed", std::to_string(count)}});
+        return buf;
+    }
+
+private:
+    std::string path_;
+    int fd_ = -1;
+    std::uint64_t size_ = 0;
+};
 
 }  // namespace
 }  // namespace poslab::cli
@@ -49,27 +108,26 @@ int poslab_cli_table(int argc, char** argv) {
     try {
         Args a(argc, argv, {"--file", "--tensor", "--components", "--max-distance"}, {});
         if (!a.has("--file")) throw InvalidArgument("cli", "table needs --file PATH (a .safetensors or .npy file)");
+        // Every option is checked before the file is touched.
+        TableAnalysisOptions o;
+        o.components = size_in(a, "--components", 3, 1, 8, "the principal components reported");
+        o.max_distance = size_in(a, "--max-distance", 256, 1, 4096, "the longest distance of the neighbour curve");
         const std::string path = a.get("--file", "");
-        std::ifstream in(path, std::ios::binary);
-        if (!in) throw InvalidArgument("cli", "cannot open '" + path + "'");
-        in.seekg(0, std::ios::end);
-        const std::uint64_t size = std::uint64_t(in.tellg());
-        const auto first = read_range(in, 0, std::min<std::uint64_t>(size, kNpyPrefixBytes), path);
+        const TableFile in(path);
+        const std::uint64_t size = in.size();
+        const auto first = in.read(0, std::min<std::uint64_t>(size, kNpyPrefixBytes));
         const std::string format = table_format(first.data(), first.size());
         std::vector<TensorEntry> tensors;
         if (format == "npy") {
             tensors.push_back(npy_tensor(first.data(), first.size(), size));
         } else {
             const std::uint64_t len = safetensors_header_length(first.data(), first.size(), size);
-            const auto header = read_range(in, 8, len, path);
+            const auto header = in.read(8, len);
             tensors = safetensors_tensors(std::string(header.begin(), header.end()), size);
         }
         const TensorEntry& t = pick_table(tensors, a.get("--tensor", ""));
-        const auto bytes = read_range(in, t.begin, t.end - t.begin, path);
+        const auto bytes = in.read(t.begin, t.end - t.begin);
         const auto table = decode_table(t, bytes.data(), bytes.size());
-        TableAnalysisOptions o;
-        o.components = a.get_size("--components", 3, 8);
-        o.max_distance = a.get_size("--max-distance", 256, 4096);
         const TableSummary s = analyze_table(table, o);
         nlohmann::json list = nlohmann::json::array();
         for (const auto& e : tensors) list.push_back({{"name", e.name}, {"dtype", e.dtype}, {"shape", e.shape}});
@@ -84,7 +142,7 @@ int poslab_cli_table(int argc, char** argv) {
         for (std::size_t i = 0; i < s.neighbour.size(); ++i) nb.push_back({{"distance", i + 1}, {"similarity", s.neighbour[i]}});
         out["neighbour"] = nb;
         out["pca"] = {{"variance", s.variance}, {"explained", s.explained}, {"totalVariance", s.total_variance},
-                      {"rows", s.pca_rows.size()}, {"iterations", s.iterations}, {"converged", s.converged}};
+                      {"rows", s.pca_rows.size()}, {"rowIndices", s.pca_rows}, {"iterations", s.iterations}, {"converged", s.converged}};
         out["tensors"] = list;
         return print_json(out);
     } catch (const std::exception& e) {

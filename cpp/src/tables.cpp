@@ -3,6 +3,7 @@
 #include "poslab/tables.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -74,6 +75,13 @@ std::size_t nesting_depth(const std::string& text) {
     return deepest;
 }
 
+[[noreturn]] void npy_as_safetensors() {
+    throw InvalidArgument("table_npy_as_safetensors",
+                          "the bytes start with \\x93NUMPY: this is an .npy file, not a .safetensors file; read it as .npy "
+                          "(format 'npy'; poslab table and the page tell the two apart by the first bytes, so give the file as it is)",
+                          {{"format", "npy"}});
+}
+
 [[noreturn]] void bad_header(const std::string& what, ErrorParams params = {}) {
     throw InvalidArgument("table_header_bad", "the safetensors header is not valid: " + what, std::move(params));
 }
@@ -82,7 +90,8 @@ std::size_t nesting_depth(const std::string& text) {
 
 std::string table_format(const std::uint8_t* first, std::size_t n) {
     static const std::uint8_t magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
-    if (n >= 6 && std::memcmp(first, magic, 6) == 0) return "npy";
+    // A file shorter than the magic that starts like it is a cut-off .npy (said so), not safetensors.
+    if (n > 0 && std::memcmp(first, magic, std::min<std::size_t>(n, 6)) == 0) return "npy";
     return "safetensors";
 }
 
@@ -92,6 +101,7 @@ std::uint64_t safetensors_header_length(const std::uint8_t* first, std::size_t n
                               "the file is " + str(file_size) +
                                   " bytes: too short for a safetensors file (8 bytes of header length, then the header)",
                               {{"size", str(file_size)}, {"needed", "8"}});
+    if (table_format(first, n) == "npy") npy_as_safetensors();
     const std::uint64_t len = read_le(first, 8);
     if (len > file_size - 8)
         throw InvalidArgument("table_header_past_end",
@@ -108,6 +118,7 @@ std::uint64_t safetensors_header_length(const std::uint8_t* first, std::size_t n
 }
 
 std::vector<TensorEntry> safetensors_tensors(const std::string& header, std::uint64_t file_size) {
+    if (table_format(reinterpret_cast<const std::uint8_t*>(header.data()), header.size()) == "npy") npy_as_safetensors();
     if (header.size() > kMaxSafetensorsHeader)
         throw InvalidArgument("table_header_too_large",
                               "the safetensors header is " + str(header.size()) + " bytes; the lab reads headers up to " +
@@ -162,16 +173,182 @@ std::vector<TensorEntry> safetensors_tensors(const std::string& header, std::uin
         const std::uint64_t size = dtype_size(t.dtype), count = count_of(t.shape);
         if (size != 0 && (count == std::numeric_limits<std::uint64_t>::max() || count > (en - b) / size ||
                           count * size != en - b))
-            throw InvalidArgument("table_offsets_out_of_range",
-                                  "tensor '" + name + "' has shape " + shape_text(t.shape) + " of " + t.dtype +
-                                      " but " + str(en - b) + " bytes: the header does not match the data",
-                                  {{"tensor", name}, {"begin", str(b)}, {"end", str(en)}, {"size", str(data_size)}});
+            throw InvalidArgument("table_size_mismatch",
+                                  "tensor '" + name + "' has shape " + shape_text(t.shape) + " of " + t.dtype + ", which is " +
+                                      (count == std::numeric_limits<std::uint64_t>::max() || count > std::numeric_limits<std::uint64_t>::max() / size
+                                           ? std::string("more than 2^64")
+                                           : str(count * size)) +
+                                      " bytes, but its data_offsets [" + str(b) + ", " + str(en) + ") hold " + str(en - b) +
+                                      " bytes: the header and the data do not match",
+                                  {{"tensor", name}, {"shape", shape_text(t.shape)}, {"dtype", t.dtype},
+                                   {"needed", count == std::numeric_limits<std::uint64_t>::max() || count > std::numeric_limits<std::uint64_t>::max() / size ? std::string("2^64") : str(count * size)},
+                                   {"size", str(en - b)}});
         t.begin = data_start + b;
         t.end = data_start + en;
         out.push_back(std::move(t));
     }
     return out;
 }
+
+namespace {
+
+// The .npy header as the format defines it: a Python literal dict whose keys
+// are exactly 'descr' (a string), 'fortran_order' (True or False) and 'shape'
+// (a tuple of whole numbers), written by numpy as
+//   {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }
+// padded with spaces and ended by a newline. numpy reads it with
+// ast.literal_eval; this reads the same subset of Python: whitespace anywhere
+// between tokens, '…' or "…" strings without escapes, True/False, (a, b, …)
+// tuples with an optional trailing comma (and (a,) for one), and refuses
+// everything else — a duplicate key, an unknown key, a missing one, another
+// type — naming what is wrong. Nothing is looked up inside another value.
+struct NpyHeader {
+    std::string descr;
+    bool fortran_order = false;
+    std::vector<std::uint64_t> shape;
+};
+
+class NpyHeaderParser {
+public:
+    explicit NpyHeaderParser(const std::string& text) : h_(text) {}
+
+    NpyHeader parse() {
+        NpyHeader out;
+        bool seen_descr = false, seen_fortran = false, seen_shape = false;
+        skip();
+        expect('{', "the header does not start with '{' (it must be a Python dict)");
+        skip();
+        while (!at('}')) {
+            const std::string key = string_value("a key");
+            skip();
+            expect(':', "no ':' after the key '" + key + "'");
+            skip();
+            if (key == "descr") {
+                if (seen_descr) duplicate(key);
+                seen_descr = true;
+                if (!at('\'') && !at('"'))
+                    fail("the value of 'descr' is not a string (the lab reads simple dtypes such as '<f4', not structured ones)",
+                         "descr");
+                out.descr = string_value("the value of 'descr'");
+            } else if (key == "fortran_order") {
+                if (seen_fortran) duplicate(key);
+                seen_fortran = true;
+                if (word("True")) out.fortran_order = true;
+                else if (word("False")) out.fortran_order = false;
+                else fail("the value of 'fortran_order' is not True or False", "fortran_order");
+            } else if (key == "shape") {
+                if (seen_shape) duplicate(key);
+                seen_shape = true;
+                out.shape = tuple();
+            } else {
+                fail("the key '" + key + "' is not one of 'descr', 'fortran_order', 'shape'", "key");
+            }
+            skip();
+            if (at(',')) {
+                ++i_;
+                skip();
+            } else if (!at('}')) {
+                fail("expected ',' or '}' after the value of '" + key + "'", key);
+            }
+        }
+        ++i_;
+        skip();
+        if (i_ != h_.size()) fail("there is text after the closing '}'", "end");
+        if (!seen_descr) fail("the key 'descr' is missing", "descr");
+        if (!seen_fortran) fail("the key 'fortran_order' is missing", "fortran_order");
+        if (!seen_shape) fail("the key 'shape' is missing", "shape");
+        return out;
+    }
+
+private:
+    const std::string& h_;
+    std::size_t i_ = 0;
+
+    [[noreturn]] void fail(const std::string& what, const std::string& detail) {
+        throw InvalidArgument("table_npy_bad",
+                              "the .npy header is not the Python dict numpy writes: " + what + " (at byte " +
+                                  std::to_string(i_) + " of the header)",
+                              {{"detail", detail}});
+    }
+    [[noreturn]] void duplicate(const std::string& key) {
+        throw InvalidArgument("table_npy_bad",
+                              "the .npy header gives '" + key + "' twice; a header must give each key once",
+                              {{"detail", "duplicate " + key}});
+    }
+    bool at(char c) const { return i_ < h_.size() && h_[i_] == c; }
+    // Python's whitespace between tokens (space, tab, newline, CR, form feed).
+    void skip() {
+        while (i_ < h_.size() && (h_[i_] == ' ' || h_[i_] == '\t' || h_[i_] == '\n' || h_[i_] == '\r' || h_[i_] == '\f'))
+            ++i_;
+    }
+    void expect(char c, const std::string& what) {
+        if (!at(c)) fail(what, "syntax");
+        ++i_;
+    }
+    // A keyword, not the start of a longer name (Truex).
+    bool word(const char* w) {
+        const std::size_t n = std::strlen(w);
+        if (h_.compare(i_, n, w) != 0) return false;
+        const std::size_t j = i_ + n;
+        if (j < h_.size() && (std::isalnum(static_cast<unsigned char>(h_[j])) || h_[j] == '_')) return false;
+        i_ = j;
+        return true;
+    }
+    std::string string_value(const std::string& what) {
+        if (!at('\'') && !at('"')) fail(what + " is not a quoted string", "syntax");
+        const char q = h_[i_++];
+        std::string s;
+        while (i_ < h_.size() && h_[i_] != q) {
+            const unsigned char c = static_cast<unsigned char>(h_[i_]);
+            if (c == '\\' || c == '\n' || c < 0x20 || c >= 0x7f)
+                fail(what + " holds a character the format never needs (an escape, a control or non-ASCII byte)", "syntax");
+            s += h_[i_++];
+        }
+        if (i_ >= h_.size()) fail(what + " has no closing quote", "syntax");
+        ++i_;
+        return s;
+    }
+    // (), (n,), (a, b), (a, b,) — whole numbers, no sign; Python 2's 'L' suffix accepted.
+    std::vector<std::uint64_t> tuple() {
+        std::vector<std::uint64_t> out;
+        if (!at('(')) fail("the value of 'shape' is not a tuple such as (1024, 768)", "shape");
+        ++i_;
+        skip();
+        bool comma = false;
+        while (!at(')')) {
+            if (i_ >= h_.size() || !std::isdigit(static_cast<unsigned char>(h_[i_])))
+                fail("the value of 'shape' is not a tuple of whole numbers", "shape");
+            std::uint64_t v = 0;
+            std::size_t digits = 0;
+            const std::size_t first = i_;
+            while (i_ < h_.size() && std::isdigit(static_cast<unsigned char>(h_[i_]))) {
+                if (++digits > 15) fail("a size in 'shape' is too large", "shape");
+                v = v * 10 + std::uint64_t(h_[i_++] - '0');
+            }
+            if (digits > 1 && h_[first] == '0' && v != 0) fail("a size in 'shape' has a leading zero", "shape");
+            if (at('L')) ++i_;
+            if (out.size() >= 16) fail("'shape' has more than 16 sizes", "shape");
+            out.push_back(v);
+            skip();
+            comma = false;
+            if (at(',')) {
+                ++i_;
+                comma = true;
+                skip();
+            } else if (!at(')')) {
+                fail("expected ',' or ')' in 'shape'", "shape");
+            }
+        }
+        // (n) is the number n in Python, not a tuple.
+        if (out.size() == 1 && !comma) fail("the value of 'shape' is (n) without a comma: a number, not a tuple", "shape");
+        ++i_;
+        return out;
+    }
+};
+
+NpyHeader parse_npy_header(const std::string& h) { return NpyHeaderParser(h).parse(); }
+
+}  // namespace
 
 TensorEntry npy_tensor(const std::uint8_t* p, std::size_t n, std::uint64_t file_size) {
     if (n < 10 || file_size < 10)
@@ -182,6 +359,10 @@ TensorEntry npy_tensor(const std::uint8_t* p, std::size_t n, std::uint64_t file_
         throw InvalidArgument("table_npy_bad", "the file does not start with \\x93NUMPY: not an .npy file",
                               {{"detail", "magic"}});
     const int major = p[6];
+    if (p[7] != 0)
+        throw InvalidArgument("table_npy_bad", "the .npy format version is " + std::to_string(major) + "." + std::to_string(p[7]) +
+                                                   "; the lab reads versions 1.0, 2.0 and 3.0",
+                              {{"detail", "version"}, {"version", std::to_string(major) + "." + std::to_string(p[7])}});
     std::uint64_t hlen = 0, hstart = 0;
     if (major == 1) {
         hlen = read_le(p + 8, 2);
@@ -208,68 +389,46 @@ TensorEntry npy_tensor(const std::uint8_t* p, std::size_t n, std::uint64_t file_
         throw InvalidArgument("table_truncated", "the .npy header was not read whole (give the first " +
                                                      str(hstart + hlen) + " bytes)",
                               {{"size", str(n)}, {"needed", str(hstart + hlen)}});
-    std::string h(reinterpret_cast<const char*>(p + hstart), hlen);
-    // The header is a Python dict literal: {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }
-    auto value_after = [&](const std::string& key) -> std::string {
-        const std::size_t k = h.find("'" + key + "'");
-        if (k == std::string::npos)
-            throw InvalidArgument("table_npy_bad", "the .npy header has no '" + key + "'", {{"detail", key}});
-        std::size_t c = h.find(':', k);
-        if (c == std::string::npos) throw InvalidArgument("table_npy_bad", "the .npy header is damaged", {{"detail", key}});
-        ++c;
-        while (c < h.size() && h[c] == ' ') ++c;
-        return h.substr(c);
-    };
-    std::string d = value_after("descr");
-    if (d.empty() || d[0] != '\'' || d.find('\'', 1) == std::string::npos)
-        throw InvalidArgument("table_npy_bad", "the .npy header's descr is not a string", {{"detail", "descr"}});
-    const std::string descr = d.substr(1, d.find('\'', 1) - 1);
-    std::string f = value_after("fortran_order");
-    if (f.rfind("True", 0) == 0)
-        throw InvalidArgument("table_npy_fortran",
-                              "the .npy array is stored column by column (fortran_order True); save it with "
-                              "numpy.ascontiguousarray first",
-                              {});
-    if (f.rfind("False", 0) != 0)
-        throw InvalidArgument("table_npy_bad", "the .npy header's fortran_order is not True or False", {{"detail", "fortran_order"}});
-    std::string s = value_after("shape");
-    if (s.empty() || s[0] != '(' || s.find(')') == std::string::npos)
-        throw InvalidArgument("table_npy_bad", "the .npy header's shape is not a tuple", {{"detail", "shape"}});
+    const std::string h(reinterpret_cast<const char*>(p + hstart), hlen);
+    const NpyHeader hd = parse_npy_header(h);
     TensorEntry t;
-    const std::string inner = s.substr(1, s.find(')') - 1);
-    std::size_t i = 0;
-    while (i < inner.size()) {
-        while (i < inner.size() && (inner[i] == ' ' || inner[i] == ',')) ++i;
-        if (i >= inner.size()) break;
-        std::uint64_t v = 0;
-        std::size_t digits = 0;
-        while (i < inner.size() && inner[i] >= '0' && inner[i] <= '9') {
-            if (++digits > 15) throw InvalidArgument("table_npy_bad", "a size in the .npy shape is too large", {{"detail", "shape"}});
-            v = v * 10 + std::uint64_t(inner[i++] - '0');
-        }
-        if (digits == 0 || t.shape.size() >= 16)
-            throw InvalidArgument("table_npy_bad", "the .npy header's shape is not a tuple of whole numbers", {{"detail", "shape"}});
-        while (i < inner.size() && inner[i] == 'L') ++i;  // Python 2 longs
-        t.shape.push_back(v);
-    }
-    if (descr == "<f4" || descr == "=f4") t.dtype = "F32";
-    else if (descr == "<f2" || descr == "=f2") t.dtype = "F16";
-    else if (descr == "<f8") t.dtype = "F64";
-    else if (descr.size() > 1 && descr[0] == '>')
-        throw InvalidArgument("table_unsupported_dtype",
-                              "the .npy array is big-endian ('" + descr + "'); the lab reads little-endian float32 "
-                              "('<f4') or float16 ('<f2') (numpy has no bfloat16: save bfloat16 as float32)",
-                              {{"dtype", descr}});
-    else t.dtype = descr;  // refused by pick_table, which names it
+    t.shape = hd.shape;
+    t.fortran_order = hd.fortran_order && hd.shape.size() > 1;
+    const std::string& descr = hd.descr;
+    // numpy writes '<' (little-endian), '>' (big-endian) or '|' (no order:
+    // one-byte types); '=' is the writer's native order, read as numpy on a
+    // little-endian machine reads it.
+    const char order = descr.empty() ? '\0' : descr[0];
+    const std::string kind = (order == '<' || order == '>' || order == '=' || order == '|') ? descr.substr(1) : descr;
+    if (kind == "f4") t.dtype = "F32";
+    else if (kind == "f2") t.dtype = "F16";
+    else if (kind == "f8") t.dtype = "F64";
+    else if (kind == "i8") t.dtype = "I64";
+    else if (kind == "i4") t.dtype = "I32";
+    else if (kind == "i2") t.dtype = "I16";
+    else if (kind == "i1" || kind == "b1" || kind == "u1") t.dtype = kind == "i1" ? "I8" : kind == "b1" ? "BOOL" : "U8";
+    else t.dtype = "'" + descr + "'";  // refused by pick_table, which names it
+    t.big_endian = order == '>';
     t.begin = hstart + hlen;
     const std::uint64_t size = dtype_size(t.dtype), count = count_of(t.shape);
     if (size != 0) {
         const std::uint64_t have = file_size - t.begin;
-        if (count == std::numeric_limits<std::uint64_t>::max() || count > have / size || count * size != have)
-            throw InvalidArgument("table_offsets_out_of_range",
-                                  "the .npy header says shape " + shape_text(t.shape) + " (" + descr + ") but the file has " +
-                                      str(have) + " bytes of data: the file is truncated or damaged",
-                                  {{"tensor", "npy"}, {"begin", str(t.begin)}, {"end", str(t.begin + (count > have / size ? have : count * size))}, {"size", str(have)}});
+        const bool overflow = count == std::numeric_limits<std::uint64_t>::max() || count > std::numeric_limits<std::uint64_t>::max() / size;
+        if (overflow || count * size > have)
+            throw InvalidArgument("table_data_short",
+                                  "the .npy header says shape " + shape_text(t.shape) + " of '" + descr + "' (" +
+                                      (overflow ? std::string("more than 2^64") : str(count * size)) +
+                                      " bytes) but the file has only " + str(have) +
+                                      " bytes after the header: the file is cut off",
+                                  {{"shape", shape_text(t.shape)}, {"dtype", descr},
+                                   {"needed", overflow ? std::string("2^64") : str(count * size)}, {"size", str(have)}});
+        if (count * size != have)
+            throw InvalidArgument("table_size_mismatch",
+                                  "the .npy header says shape " + shape_text(t.shape) + " of '" + descr + "', which is " +
+                                      str(count * size) + " bytes, but the file has " + str(have) +
+                                      " bytes after the header: the header and the data do not match",
+                                  {{"shape", shape_text(t.shape)}, {"dtype", descr}, {"needed", str(count * size)},
+                                   {"size", str(have)}});
         t.end = t.begin + count * size;
     } else {
         t.end = file_size;
@@ -328,7 +487,7 @@ const TensorEntry& pick_table(const std::vector<TensorEntry>& tensors, const std
                               {{"tensor", nm}, {"shape", shape_text(t.shape)}, {"dims", std::to_string(t.shape.size())}});
     if (!supported(t.dtype))
         throw InvalidArgument("table_unsupported_dtype",
-                              "'" + nm + "' is " + t.dtype + "; the lab reads F32, F16 and BF16 (in .npy: '<f4' and '<f2')",
+                              "'" + nm + "' is " + t.dtype + "; the lab reads F32, F16 and BF16 (in .npy: float32 '<f4' / '>f4' and float16 '<f2' / '>f2')",
                               {{"dtype", t.dtype}, {"tensor", nm}});
     const std::uint64_t rows = t.shape[0], cols = t.shape[1];
     if (rows == 0 || cols == 0)
@@ -364,23 +523,41 @@ xt::xtensor<float, 2> decode_table(const TensorEntry& t, const std::uint8_t* byt
     const std::size_t rows = t.shape.at(0), cols = t.shape.at(1);
     const std::size_t size = dtype_size(t.dtype);
     const std::string nm = label_of(t);
-    if (n != std::uint64_t(rows) * cols * size)
+    const std::uint64_t needed = std::uint64_t(rows) * cols * size;
+    if (n < needed)
         throw InvalidArgument("table_truncated",
-                              "read " + str(n) + " bytes of '" + nm + "', expected " + str(std::uint64_t(rows) * cols * size) +
+                              "read " + str(n) + " bytes of '" + nm + "', expected " + str(needed) +
                                   ": the file is shorter than its header says",
-                              {{"size", str(n)}, {"needed", str(std::uint64_t(rows) * cols * size)}});
+                              {{"size", str(n)}, {"needed", str(needed)}});
+    if (n != needed)
+        throw InvalidArgument("table_size_mismatch",
+                              "got " + str(n) + " bytes for '" + nm + "', which has shape " + shape_text(t.shape) + " of " +
+                                  t.dtype + " (" + str(needed) + " bytes): the bytes and the header do not match",
+                              {{"tensor", nm}, {"shape", shape_text(t.shape)}, {"dtype", t.dtype}, {"needed", str(needed)},
+                               {"size", str(n)}});
     xt::xtensor<float, 2> out = xt::empty<float>({rows, cols});
     float* o = out.data();
     const std::size_t count = rows * cols;
+    // Element i of the bytes (in file order) goes to row-major index at(i):
+    // itself, or for fortran order (column by column) row i % rows, column i / rows.
+    const bool fortran = t.fortran_order;
+    auto at = [&](std::size_t i) { return fortran ? (i % rows) * cols + i / rows : i; };
+    // One element's bits, in either byte order.
+    auto bits_of = [&](std::size_t i, std::size_t w) {
+        const std::uint8_t* q = bytes + w * i;
+        std::uint64_t v = 0;
+        for (std::size_t k = 0; k < w; ++k) v |= std::uint64_t(q[t.big_endian ? w - 1 - k : k]) << (8 * k);
+        return v;
+    };
     if (t.dtype == "F32") {
         for (std::size_t i = 0; i < count; ++i) {
-            const std::uint32_t bits = std::uint32_t(read_le(bytes + 4 * i, 4));
-            std::memcpy(o + i, &bits, 4);
+            const std::uint32_t bits = std::uint32_t(bits_of(i, 4));
+            std::memcpy(o + at(i), &bits, 4);
         }
     } else if (t.dtype == "F16") {
-        for (std::size_t i = 0; i < count; ++i) o[i] = half_to_float(std::uint16_t(bytes[2 * i] | (bytes[2 * i + 1] << 8)));
+        for (std::size_t i = 0; i < count; ++i) o[at(i)] = half_to_float(std::uint16_t(bits_of(i, 2)));
     } else if (t.dtype == "BF16") {
-        for (std::size_t i = 0; i < count; ++i) o[i] = bf16_to_float(std::uint16_t(bytes[2 * i] | (bytes[2 * i + 1] << 8)));
+        for (std::size_t i = 0; i < count; ++i) o[at(i)] = bf16_to_float(std::uint16_t(bits_of(i, 2)));
     } else {
         throw InvalidArgument("table_unsupported_dtype", "'" + nm + "' is " + t.dtype + "; the lab reads F32, F16 and BF16",
                               {{"dtype", t.dtype}, {"tensor", nm}});
@@ -489,7 +666,33 @@ void orthonormalize(std::vector<std::vector<double>>& q, std::size_t m, std::siz
 
 }  // namespace
 
-EigenResult top_eigen(const std::vector<double>& a, std::size_t m, std::size_t k) {
+std::size_t pca_row_count(std::size_t rows, std::size_t cols, std::size_t max_pca_rows) {
+    std::size_t m = std::min(rows, std::max<std::size_t>(2, std::min<std::size_t>(max_pca_rows, 4096)));
+    // The matrix the PCA diagonalises costs m · min(m, cols) · cols multiply-adds
+    // (covariance cols × cols when cols ≤ m, Gram m × m otherwise): fewer rows
+    // until that is at most kPcaWork. Only a wide table is cut: 4096 columns
+    // keep 512 rows; GPT-2's 1024 × 768 keeps all its rows.
+    auto work = [&](std::size_t r) { return double(r) * double(std::min(r, cols)) * double(cols); };
+    if (work(m) <= kPcaWork) return m;
+    // work grows with r: the largest r in [2, m) with work(r) ≤ kPcaWork.
+    std::size_t lo = 2, hi = m - 1;
+    while (lo < hi) {
+        const std::size_t mid = lo + (hi - lo + 1) / 2;
+        if (work(mid) <= kPcaWork) lo = mid;
+        else hi = mid - 1;
+    }
+    m = lo;
+    return m;
+}
+
+std::size_t eigen_iterations(std::size_t m, std::size_t k) {
+    const std::size_t p = std::min(m, k + 4);
+    const double per_step = double(p) * double(m) * double(m);
+    const double steps = std::floor(double(kEigenWork) / std::max(per_step, 1.0));
+    return std::size_t(std::min(500.0, std::max(30.0, steps)));
+}
+
+EigenResult top_eigen(const std::vector<double>& a, std::size_t m, std::size_t k, std::size_t max_iter) {
     EigenResult r;
     k = std::min(k, m);
     if (k == 0) return r;
@@ -501,15 +704,18 @@ EigenResult top_eigen(const std::vector<double>& a, std::size_t m, std::size_t k
     double scale = 0;
     for (std::size_t i = 0; i < m; ++i) scale = std::max(scale, std::abs(a[i * m + i]));
     std::vector<double> b(p * p), values, w;
-    const std::size_t max_iter = 500;
+    max_iter = std::max<std::size_t>(1, max_iter);
     for (std::size_t it = 1; it <= max_iter; ++it) {
-        for (std::size_t j = 0; j < p; ++j)
-            for (std::size_t i = 0; i < m; ++i) {
-                const double* row = &a[i * m];
+        // Z = A Q, one pass over A (each row used for all p vectors while in cache).
+        for (std::size_t i = 0; i < m; ++i) {
+            const double* row = &a[i * m];
+            for (std::size_t j = 0; j < p; ++j) {
+                const double* qj = q[j].data();
                 double s = 0;
-                for (std::size_t c = 0; c < m; ++c) s += row[c] * q[j][c];
+                for (std::size_t c = 0; c < m; ++c) s += row[c] * qj[c];
                 z[j][i] = s;
             }
+        }
         for (std::size_t x = 0; x < p; ++x)
             for (std::size_t y = 0; y < p; ++y) b[x * p + y] = std::inner_product(q[x].begin(), q[x].end(), z[y].begin(), 0.0);
         for (std::size_t x = 0; x < p; ++x)
@@ -558,6 +764,20 @@ EigenResult top_eigen(const std::vector<double>& a, std::size_t m, std::size_t k
     return r;
 }
 
+TablePlan table_plan(std::size_t n, std::size_t d, const TableAnalysisOptions& o) {
+    TablePlan plan;
+    if (n == 0 || d == 0) return plan;
+    plan.heatmap_rows = std::min(n, std::max<std::size_t>(1, std::min<std::size_t>(o.max_heatmap_rows, 1024)));
+    // Each distance costs rows × cols multiply-adds: at most kNeighbourWork in all
+    // (GPT-2's 1024 × 768 keeps 341 distances; a 65536-row table gets 16 at 256 columns).
+    std::size_t max_d = std::min<std::size_t>(std::min<std::size_t>(o.max_distance, 4096), n - 1);
+    max_d = std::min(max_d, std::max<std::size_t>(1, kNeighbourWork / (n * d)));
+    plan.distances = std::min(max_d, n - 1);
+    plan.pca_rows = pca_row_count(n, d, o.max_pca_rows);
+    plan.eigen_steps = eigen_iterations(std::min(plan.pca_rows, d), std::min(o.components, std::min(plan.pca_rows, d)));
+    return plan;
+}
+
 TableSummary analyze_table(const xt::xtensor<float, 2>& table, const TableAnalysisOptions& o) {
     TableSummary s;
     const std::size_t n = table.shape(0), d = table.shape(1);
@@ -569,23 +789,25 @@ TableSummary analyze_table(const xt::xtensor<float, 2>& table, const TableAnalys
     const float* x = table.data();
     // Norms and unit rows (a zero row stays zero: its cosine with anything is 0).
     s.norms.resize(n);
-    std::vector<double> unit(n * d);
     for (std::size_t p = 0; p < n; ++p) {
         double ss = 0;
         for (std::size_t c = 0; c < d; ++c) ss += double(x[p * d + c]) * x[p * d + c];
         s.norms[p] = std::sqrt(ss);
-        const double inv = s.norms[p] > 0 ? 1 / s.norms[p] : 0;
-        for (std::size_t c = 0; c < d; ++c) unit[p * d + c] = x[p * d + c] * inv;
     }
+    // cos(a, b) = a·b / (‖a‖‖b‖) in double (no copy of the table as unit rows:
+    // 128 MB at the size cap); a zero row's cosine with anything is 0.
     auto cosine = [&](std::size_t a, std::size_t b) {
-        const double* u = &unit[a * d];
-        const double* v = &unit[b * d];
+        const double den = s.norms[a] * s.norms[b];
+        if (den == 0) return 0.0;
+        const float* u = &x[a * d];
+        const float* v = &x[b * d];
         double t = 0;
-        for (std::size_t c = 0; c < d; ++c) t += u[c] * v[c];
-        return t;
+        for (std::size_t c = 0; c < d; ++c) t += double(u[c]) * v[c];
+        return t / den;
     };
+    const TablePlan plan = table_plan(n, d, o);
     // Heatmap on evenly sampled rows.
-    s.heatmap_rows = sample_rows(n, std::max<std::size_t>(1, std::min<std::size_t>(o.max_heatmap_rows, 1024)));
+    s.heatmap_rows = sample_rows(n, plan.heatmap_rows);
     const std::size_t k = s.heatmap_rows.size();
     s.similarity = xt::zeros<float>({k, k});
     for (std::size_t i = 0; i < k; ++i)
@@ -595,11 +817,7 @@ TableSummary analyze_table(const xt::xtensor<float, 2>& table, const TableAnalys
             s.similarity(j, i) = v;
         }
     // Mean neighbour similarity for distance 1…max (every pair at that distance).
-    // Each distance costs rows × cols multiply-adds: at most kNeighbourWork in all
-    // (GPT-2's 1024 × 768 keeps 341 distances; a 65536-row table gets 16 at 256 columns).
-    std::size_t max_d = std::min<std::size_t>(std::min<std::size_t>(o.max_distance, 4096), n - 1);
-    max_d = std::min(max_d, std::max<std::size_t>(1, kNeighbourWork / (n * d)));
-    max_d = std::min(max_d, n - 1);
+    const std::size_t max_d = plan.distances;
     s.neighbour.assign(max_d, 0.0);
     for (std::size_t dist = 1; dist <= max_d; ++dist) {
         double t = 0;
@@ -607,7 +825,7 @@ TableSummary analyze_table(const xt::xtensor<float, 2>& table, const TableAnalys
         s.neighbour[dist - 1] = t / double(n - dist);
     }
     // PCA on evenly sampled rows (all rows when n ≤ max_pca_rows).
-    s.pca_rows = sample_rows(n, std::max<std::size_t>(2, std::min<std::size_t>(o.max_pca_rows, 4096)));
+    s.pca_rows = sample_rows(n, plan.pca_rows);
     const std::size_t m = s.pca_rows.size();
     std::vector<double> mean(d, 0.0);
     for (std::size_t r : s.pca_rows)
@@ -635,7 +853,7 @@ TableSummary analyze_table(const xt::xtensor<float, 2>& table, const TableAnalys
         }
         for (std::size_t a = 0; a < d; ++a)
             for (std::size_t b = a; b < d; ++b) cov[b * d + a] = cov[a * d + b] = cov[a * d + b] / double(m);
-        EigenResult e = top_eigen(cov, d, comps);
+        EigenResult e = top_eigen(cov, d, comps, plan.eigen_steps);
         s.variance = e.values;
         s.iterations = e.iterations;
         s.converged = e.converged;
@@ -649,19 +867,26 @@ TableSummary analyze_table(const xt::xtensor<float, 2>& table, const TableAnalys
                 for (std::size_t c = 0; c < d; ++c) t += xc[i * d + c] * xc[j * d + c];
                 g[i * m + j] = g[j * m + i] = t / double(m);
             }
-        EigenResult e = top_eigen(g, m, comps);
+        EigenResult e = top_eigen(g, m, comps, plan.eigen_steps);
         s.variance = e.values;
         s.iterations = e.iterations;
         s.converged = e.converged;
-        for (const auto& u : e.vectors) {
+        for (std::size_t j = 0; j < e.vectors.size(); ++j) {
+            const auto& u = e.vectors[j];
             std::vector<double> v(d, 0.0);
             for (std::size_t i = 0; i < m; ++i)
                 for (std::size_t c = 0; c < d; ++c) v[c] += u[i] * xc[i * d + c];
             double norm = 0;
             for (double t : v) norm += t * t;
             norm = std::sqrt(norm);
-            if (norm > 0)
+            // ‖Xcᵀu‖² = m·λ: for a zero-variance component (fewer independent rows
+            // than components) Xcᵀu is rounding noise inside the rows' span, and
+            // normalising it would make up a direction the rows have. No
+            // direction then: every row projects to 0, as it has no variance there.
+            if (norm > 0 && e.values[j] > 1e-12 * e.values[0])
                 for (double& t : v) t /= norm;
+            else
+                std::fill(v.begin(), v.end(), 0.0);
             std::size_t big = 0;
             for (std::size_t c = 1; c < d; ++c)
                 if (std::abs(v[c]) > std::abs(v[big]) + 1e-12) big = c;
@@ -671,12 +896,12 @@ TableSummary analyze_table(const xt::xtensor<float, 2>& table, const TableAnalys
         }
     }
     for (double v : s.variance) s.explained.push_back(s.total_variance > 0 ? v / s.total_variance : 0.0);
-    s.projection = xt::zeros<float>({n, comps});
+    s.projection = xt::zeros<double>({n, comps});
     for (std::size_t p = 0; p < n; ++p)
         for (std::size_t j = 0; j < comps; ++j) {
             double t = 0;
             for (std::size_t c = 0; c < d; ++c) t += (x[p * d + c] - mean[c]) * loadings[j][c];
-            s.projection(p, j) = float(t);
+            s.projection(p, j) = t;
         }
     return s;
 }

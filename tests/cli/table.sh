@@ -47,7 +47,12 @@ const nan = Array.from(t); nan[5*D+9] = NaN;
 w('nan.safetensors', st({ 'wpe.weight': { dtype: 'F32', shape: [N, D], data_offsets: [0, N*D*4] } }, f32(nan)));
 const inf = Array.from(t); inf[0] = -Infinity;
 w('inf.npy', npy('<f4', `(${N}, ${D})`, f32(inf)));
-w('fortran.npy', npy('<f4', `(${N}, ${D})`, f32(t), true));
+// Fortran order: the same table stored column by column (element (p, c) at c·N + p).
+const tt = new Float64Array(N * D); for (let p = 0; p < N; p++) for (let c = 0; c < D; c++) tt[c*N+p] = t[p*D+c];
+w('fortran.npy', npy('<f4', `(${N}, ${D})`, f32(tt), true));
+// Big-endian: every float32's bytes reversed.
+{ const b = f32(t); for (let i = 0; i < b.length; i += 4) b.subarray(i, i + 4).reverse(); w('bigendian.npy', npy('>f4', `(${N}, ${D})`, b)); }
+w('mismatch.safetensors', st({ 'wpe.weight': { dtype: 'F32', shape: [2, 2], data_offsets: [0, 12] } }, Buffer.alloc(12)));
 // A huge header length inside a file that has the bytes: the cap refuses it.
 { const fd = fs.openSync(path.join(dir, 'hugeheader.safetensors'), 'w'); const len = Buffer.alloc(8); len.writeBigUInt64LE(BigInt(17 << 20)); fs.writeSync(fd, len, 0, 8, 0); fs.ftruncateSync(fd, 8 + (17 << 20)); fs.closeSync(fd); }
 // A 4.3 GB file (sparse: no disk used): header, a 4 GB gap, the table at the end.
@@ -93,8 +98,9 @@ bad() {  # bad NAME FILE 'message pattern' [extra flags]
   local name="$1" file="$2" pattern="$3"; shift 3
   "$poslab" table --file "$dir/$file" "$@" > /dev/null 2> "$dir/err"
   local status=$?
-  grep -qE "$pattern" "$dir/err" && [ "$status" -eq 2 ] && [ "$(wc -l < "$dir/err")" -eq 1 ]
-  check "$name: exit 2 ($status), one line: $(head -c 140 "$dir/err")" $?
+  grep -qE -e "$pattern" "$dir/err" && [ "$status" -eq 2 ] && [ "$(wc -l < "$dir/err")" -eq 1 ]
+  local ok=$?  # taken before the message: a $(…) in check's arguments would reset $?
+  check "$name: exit 2 ($status), one line: $(head -c 140 "$dir/err")" $ok
 }
 bad "truncated file" short.safetensors "too short for a safetensors file"
 bad "header length larger than the file" past.safetensors "header length is 1000000 bytes but the file has only"
@@ -105,8 +111,26 @@ bad "tensor not 2-D" oned.safetensors "has shape \[4\] \(1 dimensions\); a posit
 bad "unsupported dtype" int.safetensors "is I64; the lab reads F32, F16 and BF16"
 bad "NaN" nan.safetensors "NaN at row 5, column 9"
 bad "Inf" inf.npy "infinite value at row 0, column 0"
-bad "fortran order" fortran.npy "fortran_order True"
+bad "shape and offsets disagree: a size mismatch, not a cut-off file" mismatch.safetensors "shape \[2, 2\] of F32, which is 16 bytes, but its data_offsets \[0, 12\) hold 12 bytes"
+bad "--components 0 refused in the argument check, with the range" helix.safetensors "--components must be a whole number from 1 to 8" --components 0
+bad "--components 9 refused with the range" helix.safetensors "--components must be a whole number from 1 to 8" --components 9
+bad "--max-distance 0 refused with the range" helix.safetensors "--max-distance must be a whole number from 1 to 4096" --max-distance 0
+bad "--components 0 is refused before the file is opened" nothere.safetensors "--components must be" --components 0
+bad "a directory is not a table file" . "is a directory; poslab table reads a regular"
 bad "no such tensor" helix.safetensors "no tensor named 'wte.weight'; its 2-D tensors: transformer.wpe.weight \[64, 16\]" --tensor wte.weight
 bad "missing file" nothere.safetensors "cannot open"
+
+"$poslab" table --file "$dir/fortran.npy" > "$dir/fortran.json" && figures "$dir/fortran.json" 1e-5
+check "npy fortran_order True: read column by column, the helix's figures" $?
+"$poslab" table --file "$dir/bigendian.npy" > "$dir/be.json" && figures "$dir/be.json" 1e-5
+check "npy '>f4' (big-endian): the helix's figures" $?
+# A named pipe nobody writes to: refused at once instead of blocking forever
+# (timeout 20 only guards this test from hanging; a refusal takes milliseconds).
+mkfifo "$dir/pipe.npy"
+timeout 20 "$poslab" table --file "$dir/pipe.npy" > /dev/null 2> "$dir/err"
+status=$?
+grep -q "is a named pipe; poslab table reads a regular .safetensors or .npy file" "$dir/err" && [ "$status" -eq 2 ]
+ok=$?
+check "a named pipe: exit 2 ($status), not blocked: $(head -c 140 "$dir/err")" $ok
 
 [ "$failures" -eq 0 ] || { echo "$failures failed"; exit 1; }

@@ -90,5 +90,7 @@ export function useTables(lab: PositionLab, file: Uint8Array): number {
   const table = run.positionTable();
   run.delete();
   const own = lab.tableSummary({ rows: table.shape[0]!, cols: table.shape[1]!, data: table.data });
-  return s.norms[0]! + s.pca.explained[0]! + sin.neighbour[0]! + own.pca.projection.data[0]! + s.tensor.begin;
+  const plan = lab.tablePlan({ rows: s.shape[0], cols: s.shape[1], components: 3 });
+  const projection: Float64Array = own.pca.projection.data;
+  return s.norms[0]! + s.pca.explained[0]! + sin.neighbour[0]! + projection[0]! + s.tensor.begin + plan.pcaRows + plan.heatmapRows + plan.distances + plan.eigenSteps;
 }

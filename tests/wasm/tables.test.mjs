@@ -8,7 +8,7 @@ import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadLab, cli } from './helpers.mjs';
-import { A, C, helix, tableFile, safetensors, npy, f32, f16, reference } from './table-files.mjs';
+import { A, C, helix, tableFile, safetensors, npy, f32, f16, reference, concat } from './table-files.mjs';
 import { trainTable } from '../../web/js/table-read.js';
 
 let lab;
@@ -183,8 +183,16 @@ test('every bad input is a coded error', () => {
   }
   bad[3 * 16 + 1] = Infinity;
   assert.equal(codeOf(() => open(tableFile(bad, 8, 16))), 'table_not_finite');
-  assert.equal(codeOf(() => open(npy('<f4', '(8, 16)', f32(helix(8, 16)), { fortran: true }))), 'table_npy_fortran');
-  assert.equal(codeOf(() => open(npy('>f4', '(8, 16)', f32(helix(8, 16))))), 'table_unsupported_dtype');
+  // An .npy header handed over as safetensors: said to be an .npy file.
+  const asNpy = npy('<f4', '(8, 16)', f32(helix(8, 16)));
+  assert.equal(codeOf(() => lab.safetensorsHeaderLength({ bytes: asNpy.subarray(0, 8), fileSize: asNpy.length })), 'table_npy_as_safetensors');
+  assert.equal(codeOf(() => lab.tableTensors({ format: 'safetensors', header: asNpy.subarray(0, 80), fileSize: asNpy.length + 8 })), 'table_npy_as_safetensors');
+  // Shape and offsets that disagree: a size mismatch, not a cut-off file.
+  assert.equal(codeOf(() => open(safetensors({ w: { dtype: 'F32', shape: [1, 3], data_offsets: [0, 8] } }, new Uint8Array(8)))), 'table_size_mismatch');
+  // A duplicated key in an .npy header.
+  const head = new TextEncoder().encode("{'descr': '<f4', 'fortran_order': False, 'shape': (8, 16), 'shape': (4, 32)}".padEnd(117, ' ') + '\n');
+  const dupe = concat(new Uint8Array([0x93, 78, 85, 77, 80, 89, 1, 0, head.length, 0]), head, f32(helix(8, 16)));
+  assert.equal(codeOf(() => open(dupe)), 'table_npy_bad');
   // A 4 GB file: only the header is given; offsets beyond 2³² stay exact (wasm is 32-bit).
   const gap = 2 ** 32;
   const h = new TextEncoder().encode(JSON.stringify({ 'wpe.weight': { dtype: 'F32', shape: [1024, 768], data_offsets: [gap, gap + 1024 * 768 * 4] } }));
@@ -198,4 +206,31 @@ test('every bad input is a coded error', () => {
   assert.notEqual(codeOf(() => lab.tableSummary({ rows: 70000, cols: 768, scheme: 'sinusoidal' })), '(no error)');
   assert.equal(codeOf(() => lab.tableSummary({ rows: 65536, cols: 4096, scheme: 'sinusoidal' })), 'table_too_large');
   assert.equal(codeOf(() => lab.tableSummary({ rows: 8, cols: 4, data: new Float32Array(3) })), 'bad_option_type');
+});
+
+test('fortran order and big-endian .npy files are read as numpy reads them', () => {
+  const N = 8;
+  const D = 16;
+  const v = helix(N, D);
+  const plain = open(npy('<f4', `(${N}, ${D})`, f32(v))).summary;
+  const cols = new Float32Array(N * D);
+  for (let p = 0; p < N; p++) for (let c = 0; c < D; c++) cols[c * N + p] = v[p * D + c];
+  const fortran = open(npy('<f4', `(${N}, ${D})`, new Uint8Array(cols.buffer), { fortran: true })).summary;
+  assert.deepEqual(Array.from(fortran.table.data), Array.from(plain.table.data));
+  const be = f32(v).slice();
+  for (let i = 0; i < be.length; i += 4) be.subarray(i, i + 4).reverse();
+  const big = open(npy('>f4', `(${N}, ${D})`, be)).summary;
+  assert.deepEqual(Array.from(big.table.data), Array.from(plain.table.data));
+});
+
+test('values near ±3.4e38: every figure finite, the projection a Float64Array past float range', () => {
+  const rows = 6;
+  const cols = 3;
+  const data = new Float32Array(rows * cols);
+  for (let p = 0; p < rows; p++) for (let c = 0; c < cols; c++) data[p * cols + c] = (p + c) % 2 ? 3.4e38 : -3.4e38 * (c === 2 ? 0.5 : 1);
+  const s = lab.tableSummary({ rows, cols, data });
+  assert.ok(s.pca.projection.data instanceof Float64Array);
+  assert.ok(Array.from(s.pca.projection.data).every(Number.isFinite));
+  assert.ok(Array.from(s.pca.projection.data).some((x) => Math.abs(x) > 3.4028234663852886e38));
+  assert.ok(s.norms.every(Number.isFinite) && s.neighbour.every(Number.isFinite) && s.pca.explained.every(Number.isFinite));
 });

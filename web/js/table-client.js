@@ -1,7 +1,7 @@
 // The page's side of position tables: one dedicated Worker (table-worker.js,
 // from file:// too: core-loader.js) that reads model files and computes the
 // figures; when the browser refuses a Worker, the same code on the main thread.
-//   openTableFile(file, tensor?, options?) → readTable's result (table-read.js)
+//   openTableFile(file, tensor?, options?, onProgress?) → readTable's result (table-read.js)
 //   tableSummary(args)                     → the figures of a table the page has
 //   trainedTable(args)                     → a tiny model's trained table (once per page)
 // Failures reject with a CoreError (code, params) for errorBox.
@@ -22,6 +22,10 @@ async function startWorker(code) {
     const m = event.data;
     const job = pending.get(m.id);
     if (!job) return;
+    if (m.type === 'progress') {
+      job.onProgress?.(m.progress);
+      return;
+    }
     pending.delete(m.id);
     if (m.type === 'result') job.resolve(m.result);
     else job.reject(new CoreError(m.error));
@@ -36,12 +40,12 @@ function getWorker() {
   return worker;
 }
 
-async function run(message, onMain) {
+async function run(message, onMain, onProgress = null) {
   const ready = await getWorker();
   if (ready) {
     const id = nextId++;
     return new Promise((resolve, reject) => {
-      ready.pending.set(id, { resolve, reject });
+      ready.pending.set(id, { resolve, reject, onProgress });
       ready.w.postMessage({ ...message, id });
     });
   }
@@ -53,8 +57,9 @@ async function run(message, onMain) {
   }
 }
 
-export function openTableFile(file, tensor = '', options = {}) {
-  return run({ type: 'read', file, tensor, options }, (lab) => readTable(lab, file, tensor, options));
+// onProgress(p): what is being computed once the bytes are read (table-read.js).
+export function openTableFile(file, tensor = '', options = {}, onProgress = null) {
+  return run({ type: 'read', file, tensor, options }, (lab) => readTable(lab, file, tensor, options, onProgress), onProgress);
 }
 
 export function tableSummary(args) {

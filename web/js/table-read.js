@@ -20,7 +20,10 @@ async function header(lab, file) {
   return { format, header: await bytesOf(file.slice(8, 8 + n)), size };
 }
 
-export async function readTable(lab, file, tensor = '', options = {}) {
+// onProgress({ stage: 'analyze', rows, cols, heatmapRows, distances, pcaRows, eigenSteps }):
+// said once the bytes are read, before the figures (a 4096 × 4096 table takes
+// seconds): what will be computed, and on how many rows.
+export async function readTable(lab, file, tensor = '', options = {}, onProgress = null) {
   const started = performance.now();
   const h = await header(lab, file);
   const args = { format: h.format, header: h.header, fileSize: h.size };
@@ -32,6 +35,14 @@ export async function readTable(lab, file, tensor = '', options = {}) {
   const bytes = await bytesOf(file.slice(t.begin, t.end));
   const read = performance.now();
   if (h.format === 'safetensors') args.tensor = t.name;
+  if (onProgress && t.shape.length === 2) {
+    try {
+      const plan = lab.tablePlan({ rows: t.shape[0], cols: t.shape[1], ...planOptions(options) });
+      onProgress({ stage: 'analyze', rows: t.shape[0], cols: t.shape[1], ...plan });
+    } catch {
+      // A shape the analysis refuses: tableAnalyze says why, below.
+    }
+  }
   try {
     out.summary = lab.tableAnalyze({ ...args, bytes, ...options });
     // How long the bytes took to read, and the decode + figures (bench/tables.mjs).
@@ -40,6 +51,12 @@ export async function readTable(lab, file, tensor = '', options = {}) {
     // The listing stays usable (the page offers the other tensors).
     out.error = { message: e.message, code: e.code || 'error', params: e.params || {} };
   }
+  return out;
+}
+
+function planOptions(options) {
+  const out = {};
+  for (const k of ['components', 'maxDistance', 'maxHeatmapRows']) if (options[k] !== undefined) out[k] = options[k];
   return out;
 }
 

@@ -451,14 +451,29 @@ export interface TableSummary {
     totalVariance: number;
     /** The rows the PCA was fitted on (all when rows ≤ 1024, else 1024 evenly spaced). */
     rows: number[];
-    /** [rows, components]: (row − mean) · component; each component signed so its largest entry is positive. */
-    projection: Matrix;
+    /** [rows, components]: (row − mean) · component; each component signed so its largest entry is positive.
+     *  Float64Array (a float32 copy would overflow for values near ±3.4e38). */
+    projection: { shape: [number, number]; data: Float64Array };
     iterations: number;
     converged: boolean;
   };
 }
 
+/** What tableAnalyze / tableSummary will do for a rows × cols table, known before it starts. */
+export interface TablePlan {
+  /** Rows the similarity heatmap samples (evenly spaced). */
+  heatmapRows: number;
+  /** The neighbour curve's last distance (its work is capped at 2^28 multiply-adds). */
+  distances: number;
+  /** Rows the PCA is fitted on (evenly spaced): all up to 1024, fewer for wide tables (m · min(m, cols) · cols ≤ 2^30). */
+  pcaRows: number;
+  /** The eigen solver's step cap. */
+  eigenSteps: number;
+}
+
 export interface PositionLabTables {
+  /** What the figures of a rows × cols table will take: said while they are computed. */
+  tablePlan(options: { rows: number; cols: number; components?: number; maxDistance?: number; maxHeatmapRows?: number }): TablePlan;
   /** From the file's first bytes: an .npy starts with \x93NUMPY. */
   tableFormat(first: Uint8Array): TableFormat;
   /** The safetensors header length from the first 8 bytes, checked against the file size and the 16 MiB cap. */

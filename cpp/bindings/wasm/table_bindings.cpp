@@ -107,7 +107,15 @@ val summary_of(const xt::xtensor<float, 2>& table, const Options& in) {
         pca.set("explained", doubles(s.explained));
         pca.set("totalVariance", s.total_variance);
         pca.set("rows", wholes(s.pca_rows));
-        pca.set("projection", matrix(s.projection));
+        {  // Float64Array: a float32 copy would overflow to ±Infinity for values near ±3.4e38.
+            val proj = val::object();
+            val pshape = val::array();
+            pshape.call<void>("push", s.projection.shape(0));
+            pshape.call<void>("push", s.projection.shape(1));
+            proj.set("shape", pshape);
+            proj.set("data", val::global("Float64Array").new_(emscripten::typed_memory_view(s.projection.size(), s.projection.data())));
+            pca.set("projection", proj);
+        }
         pca.set("iterations", s.iterations);
         pca.set("converged", s.converged);
         out.set("pca", pca);
@@ -205,10 +213,36 @@ val table_summary_js(val options) {
     });
 }
 
+// What tableAnalyze will do for a rows × cols table (table_plan): the page says
+// it while the figures are computed.
+val table_plan_js(val options) {
+    return guarded([&] {
+        Options in(options, "tablePlan", {"rows", "cols", "components", "maxDistance", "maxHeatmapRows"});
+        const std::size_t rows = in.whole("rows", 0, double(kMaxTableRows)), cols = in.whole("cols", 0, double(kMaxTableCols));
+        if (rows == 0 || cols == 0 || std::uint64_t(rows) * cols > kMaxTableValues)
+            throw InvalidArgument("table_too_large", "rows and cols must be 1 or more with at most " + std::to_string(kMaxTableValues) + " values",
+                                  {{"tensor", "table"}, {"shape", "[" + std::to_string(rows) + ", " + std::to_string(cols) + "]"},
+                                   {"maxRows", std::to_string(kMaxTableRows)}, {"maxCols", std::to_string(kMaxTableCols)},
+                                   {"maxValues", std::to_string(kMaxTableValues)}});
+        TableAnalysisOptions o;
+        o.components = in.whole("components", 3, 8);
+        o.max_distance = in.whole("maxDistance", 256, 4096);
+        o.max_heatmap_rows = in.whole("maxHeatmapRows", 256, 1024);
+        const TablePlan plan = table_plan(rows, cols, o);
+        val out = val::object();
+        out.set("heatmapRows", plan.heatmap_rows);
+        out.set("distances", plan.distances);
+        out.set("pcaRows", plan.pca_rows);
+        out.set("eigenSteps", plan.eigen_steps);
+        return out;
+    });
+}
+
 }  // namespace
 }  // namespace poslab::wasm
 
 EMSCRIPTEN_BINDINGS(poslab_tables) {
+    emscripten::function("raw_tablePlan", &poslab::wasm::table_plan_js);
     using namespace poslab::wasm;
     emscripten::function("raw_tableFormat", &table_format_js);
     emscripten::function("raw_safetensorsHeaderLength", &header_length_js);

@@ -29,7 +29,9 @@ function distanceView(block, ctx, H, slopes, L) {
     const xs = Array.from({ length: L }, (_, d) => d);
     // One colour scale for every head (the steepest head's far corner to 0),
     // so a gentle slope looks gentle.
-    const lowest = Math.min(...b.bias.data);
+    // A loop, not Math.min(...data): H·L² values would overflow the call stack at long L.
+    let lowest = Infinity;
+    for (const v of b.bias.data) lowest = Math.min(lowest, v);
     return {
       curves,
       el: h(

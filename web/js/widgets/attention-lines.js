@@ -224,7 +224,9 @@ export function mount(el, block, ctx) {
         const hd = w.state.head === 'all' ? 0 : w.state.head;
         const a = check.original.attention.data;
         const diff = Array.from({ length: S }, (_, i) => Array.from({ length: S }, (_, j) => att[(hd * S + where[i]) * S + where[j]] - a[(hd * S + i) * S + j]));
-        w.result = { maxAbsDiff: Math.max(0, ...diff.flat().map(Math.abs)), head: hd };
+        let maxAbsDiff = 0; // a loop, not a spread of S² values
+        for (const row of diff) for (const v of row) maxAbsDiff = Math.max(maxAbsDiff, Math.abs(v));
+        w.result = { maxAbsDiff, head: hd };
         show({ ids: order, names: tokens, att, H, S }, diff, lab);
       };
     }

@@ -3,6 +3,7 @@
 import { scaleLinear } from 'd3-scale';
 import { h, fmt } from '../dom.js';
 import { t } from '../i18n.js';
+import { extent } from '../extent.js';
 
 const COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9'];
 const DASHES = ['', '6 3', '2 3', '8 3 2 3', '', '4 4'];
@@ -30,10 +31,15 @@ export function lineplot(series, opts = {}) {
   const pad = { l: phone ? 46 : 52, r: 12, t: 10, b: 38 };
   const allX = series.flatMap((q) => q.xs);
   const allY = series.flatMap((q) => q.ys);
-  const xMin = opts.xMin ?? Math.min(...allX);
-  const xMax = opts.xMax ?? Math.max(...allX);
-  const yMin = opts.yMin ?? Math.min(...allY);
-  const yMax = opts.yMax ?? Math.max(...allY);
+  // Ranges by a loop (a spread over 65,536 values overflows the call stack),
+  // over finite values only: a non-finite value is left out of the line (the
+  // line breaks there) and never becomes a NaN coordinate.
+  const ex = extent(allX);
+  const ey = extent(allY);
+  const xMin = opts.xMin ?? (ex.finite ? ex.min : 0);
+  const xMax = opts.xMax ?? (ex.finite ? ex.max : 1);
+  const yMin = opts.yMin ?? (ey.finite ? ey.min : 0);
+  const yMax = opts.yMax ?? (ey.finite ? ey.max : 1);
   const X = scaleLinear().domain([xMin, xMax === xMin ? xMin + 1 : xMax]).range([pad.l, W - pad.r]);
   const Y = scaleLinear().domain([yMin, yMax === yMin ? yMin + 1 : yMax]).range([H - pad.b, pad.t]);
   // A range taken from the data ends on round numbers, so the ends have ticks too.
@@ -76,8 +82,19 @@ export function lineplot(series, opts = {}) {
   }
   series.forEach((q, i) => {
     const k = q.style ?? i;
-    const pts = q.xs.map((x, j) => `${X(x).toFixed(1)},${Y(q.ys[j]).toFixed(1)}`).join(' ');
-    svg.append(s('polyline', { points: pts, fill: 'none', stroke: COLOURS[k % COLOURS.length], 'stroke-width': 1.6, 'stroke-dasharray': DASHES[k % DASHES.length] }));
+    // One polyline per run of drawable points (both coordinates finite on screen).
+    let run = [];
+    const flush = () => {
+      if (run.length) svg.append(s('polyline', { points: run.join(' '), fill: 'none', stroke: COLOURS[k % COLOURS.length], 'stroke-width': 1.6, 'stroke-dasharray': DASHES[k % DASHES.length] }));
+      run = [];
+    };
+    for (let j = 0; j < q.xs.length; j++) {
+      const px = X(q.xs[j]);
+      const py = Y(q.ys[j]);
+      if (Number.isFinite(px) && Number.isFinite(py)) run.push(`${px.toFixed(1)},${py.toFixed(1)}`);
+      else flush();
+    }
+    flush();
   });
   if (opts.cursor !== undefined) svg.append(s('line', { x1: X(opts.cursor), x2: X(opts.cursor), y1: pad.t, y2: H - pad.b, class: 'lp-cursor' }));
 

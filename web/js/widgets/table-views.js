@@ -6,6 +6,7 @@ import { h, fmt } from '../dom.js';
 import { t } from '../i18n.js';
 import { heatmap, matrixRows, viridis } from './heatmap.js';
 import { lineplot } from './lineplot.js';
+import { maxAbs } from '../extent.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 function s(tag, attrs) {
@@ -25,13 +26,17 @@ export function pcaScatter(summary, caption) {
   const ys = Array.from({ length: rows }, (_, p) => (k > 1 ? proj.data[p * k + 1] : 0));
   const W = 320;
   const pad = 14;
-  const span = Math.max(1e-12, ...xs.map(Math.abs), ...ys.map(Math.abs));
+  // A loop, not Math.max(...xs): 65,536 rows would overflow the call stack.
+  const span = Math.max(1e-12, maxAbs(xs), maxAbs(ys));
   const X = (x) => W / 2 + (x / span) * (W / 2 - pad);
   const Y = (y) => W / 2 - (y / span) * (W / 2 - pad);
   const svg = s('svg', { viewBox: `0 0 ${W} ${W}`, class: 'pca-scatter', role: 'img', 'aria-label': t('table.pca_aria', { n: rows }) });
   svg.append(s('line', { x1: pad, x2: W - pad, y1: W / 2, y2: W / 2, class: 'pca-axis' }), s('line', { y1: pad, y2: W - pad, x1: W / 2, x2: W / 2, class: 'pca-axis' }));
   const r = rows > 400 ? 2 : 3.5;
   for (let p = 0; p < rows; p++) {
+    // Never a NaN coordinate: a point that cannot be placed is left out (the
+    // projection is double, so a finite table always gives finite points).
+    if (!Number.isFinite(X(xs[p])) || !Number.isFinite(Y(ys[p]))) continue;
     const c = s('circle', { cx: X(xs[p]).toFixed(2), cy: Y(ys[p]).toFixed(2), r, fill: viridis(rows > 1 ? p / (rows - 1) : 0).css, 'data-pos': p, 'data-pc1': xs[p], 'data-pc2': ys[p] });
     const title = s('title', {});
     title.textContent = `${t('table.pos')} ${p}: (${fmt(xs[p], 3)}, ${fmt(ys[p], 3)})`;
@@ -61,5 +66,8 @@ export function tableViews(summary, { title, kind, note }) {
     nb.length ? lineplot([{ label: t('table.similarity'), xs: seq(nb.length, 1), ys: nb }], { caption: t('table.neighbour'), xLabel: t('table.distance'), narrow: true }) : null,
     pcaScatter(summary, t('table.pca', { explained: pct(two) })),
     h('p', { class: 'table-explained' }, t('table.explained', { list: explained.map((e, i) => `PC${i + 1} ${pct(e)}`).join(', ') })),
+    // The PCA's sampling rule, said whenever it left rows out.
+    summary.pca.rows.length < rows ? h('p', { class: 'table-pca-sample' }, t('table.pca_sampled', { m: summary.pca.rows.length, n: rows, n1: rows - 1, m1: summary.pca.rows.length - 1 })) : null,
+    summary.pca.converged ? null : h('p', { class: 'table-pca-unsettled' }, t('table.pca_not_converged', { steps: summary.pca.iterations })),
   );
 }

@@ -298,10 +298,12 @@ export function mount(el, block, ctx) {
   function fillTensors(r) {
     const two = (r.tensors || []).filter((x) => x.shape.length === 2);
     tensorRow.hidden = r.format !== 'safetensors' || two.length === 0;
-    tensorSelect.replaceChildren(
-      ...(r.picked ? [] : [h('option', { value: '' }, t('table.pick'))]),
-      ...two.map((x) => h('option', { value: x.name, selected: r.picked && r.picked.name === x.name ? true : undefined }, `${x.name} [${x.shape.join(' × ')}] ${x.dtype}`)),
-    );
+    // Appended one by one: a header may list 200,000 tensors, and spreading
+    // that many nodes into one call overflows the call stack.
+    const options = document.createDocumentFragment();
+    if (!r.picked) options.append(h('option', { value: '' }, t('table.pick')));
+    for (const x of two) options.append(h('option', { value: x.name, selected: r.picked && r.picked.name === x.name ? true : undefined }, `${x.name} [${x.shape.join(' × ')}] ${x.dtype}`));
+    tensorSelect.replaceChildren(options);
     if (r.picked) tensorSelect.value = r.picked.name;
   }
   let tableTicket = 0;
@@ -317,7 +319,13 @@ export function mount(el, block, ctx) {
     try {
       if (source === 'file') {
         tableStatus.replaceChildren(h('p', {}, t('table.reading', { file: chosen.file.name })));
-        const r = chosen.result ?? (await openTableFile(chosen.file, chosen.tensor));
+        // Once the bytes are read: what is being computed, on how many rows (a
+        // 4096 × 4096 table takes seconds; the PCA samples rows by a stated rule).
+        const progress = (p) => {
+          if (mine !== tableTicket || p.stage !== 'analyze') return;
+          tableStatus.replaceChildren(h('p', { class: 'table-progress', role: 'status' }, t('table.analyzing', { file: chosen.file.name, rows: p.rows, cols: p.cols, heatmap: p.heatmapRows, distances: p.distances, pca: p.pcaRows })));
+        };
+        const r = chosen.result ?? (await openTableFile(chosen.file, chosen.tensor, {}, progress));
         if (mine !== tableTicket) return;
         chosen.result = r;
         fillTensors(r);
