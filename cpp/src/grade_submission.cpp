@@ -11,6 +11,7 @@
 
 #include "poslab/errors.hpp"
 #include "poslab/grading.hpp"
+#include "poslab/tokenizer.hpp"
 
 namespace poslab::grading {
 namespace {
@@ -550,7 +551,8 @@ json code_attempts_text(const std::string& text, const std::string& path, const 
 
 std::string display_text(const std::string& in) {
     // Bytes that are not UTF-8 first become U+FFFD (as the JSON writer's replace mode does).
-    const std::string s = json::parse(json(in).dump(-1, ' ', false, json::error_handler_t::replace)).get<std::string>();
+    // Then NFC, so that a composed and a decomposed "José" read (and sort, and group) as one name.
+    const std::string s = nfc(json::parse(json(in).dump(-1, ' ', false, json::error_handler_t::replace)).get<std::string>());
     std::string out;
     for (std::size_t i = 0; i < s.size();) {
         const unsigned char c = static_cast<unsigned char>(s[i]);

@@ -11,6 +11,7 @@
 #include <emscripten/val.h>
 #else
 #include <unicode/brkiter.h>
+#include <unicode/normalizer2.h>
 #include <unicode/unistr.h>
 #endif
 
@@ -248,6 +249,23 @@ void check_count(std::size_t n) {
 }
 
 }  // namespace
+
+#ifdef __EMSCRIPTEN__
+std::string nfc(const std::string& text) {
+    return emscripten::val(text).call<std::string>("normalize", std::string("NFC"));
+}
+#else
+std::string nfc(const std::string& text) {
+    UErrorCode status = U_ZERO_ERROR;
+    const icu::Normalizer2* n = icu::Normalizer2::getNFCInstance(status);
+    if (U_FAILURE(status) || !n) throw std::runtime_error(std::string("ICU has no NFC normalizer: ") + u_errorName(status));
+    const icu::UnicodeString out = n->normalize(icu::UnicodeString::fromUTF8(text), status);
+    if (U_FAILURE(status)) throw std::runtime_error(std::string("ICU could not normalise text: ") + u_errorName(status));
+    std::string bytes;
+    out.toUTF8String(bytes);
+    return bytes;
+}
+#endif
 
 std::vector<std::string> tokens_from_segments(const std::vector<std::string>& segments) {
     std::vector<Segment> segs;

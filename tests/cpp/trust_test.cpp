@@ -291,6 +291,11 @@ TEST(TrustCsv, CellsQuotedNeutralisedAndVisible) {
     EXPECT_EQ(display_text(std::string("a\tb")), "a\\u0009b");
     EXPECT_EQ(display_text("Jos\xC3\xA9 山田"), "Jos\xC3\xA9 山田");  // letters stay as they are
     EXPECT_EQ(display_text("a\xFF"), "a\xEF\xBF\xBD");                // not UTF-8: U+FFFD
+    // NFC: "Jose" + U+0301 COMBINING ACUTE ACCENT is the same name as "Jos" + U+00E9, in every cell.
+    EXPECT_EQ(display_text("Jose\xCC\x81"), "Jos\xC3\xA9");
+    EXPECT_EQ(csv_cell("Jose\xCC\x81;x"), "\"Jos\xC3\xA9;x\"");
+    EXPECT_EQ(display_text("\xEF\xAC\x81"), "\xEF\xAC\x81");  // U+FB01 (ﬁ) is NFC already (only NFKC would change it)
+    EXPECT_EQ(display_text("\xE1\x84\x80\xE1\x85\xA1"), "\xEA\xB0\x80");  // Hangul jamo ᄀ + ᅡ compose to 가 (U+AC00)
 }
 
 TEST(TrustCsv, RowsAndTables) {

@@ -97,6 +97,9 @@ test('codeAttempts and gradeSubmissionBytes read every byte as the CLI does; res
     // csvTable: the same cells and numbers (5/3 → 1.666667, as the rows' writer).
     assert.equal(lab.csvTable({ rows: [['a;b', 5 / 3, null, '=x', 2]], bom: false }), '"a;b",1.666667,,\'=x,2\r\n');
     assert.equal(lab.displayText({ text: 'a\u202Eb\u200Bc' }), 'a\\u202Eb\\u200Bc');
+    // NFC in wasm too (the JS engine's ICU), as natively (ICU): composed and decomposed José are one name.
+    assert.equal(lab.displayText({ text: 'Jose\u0301' }), 'Jos\u00e9');
+    assert.equal(lab.displayText({ text: '\u1100\u1161' }), '\uac00');
     assert.throws(() => lab.csvTable({ rows: [[{}]] }), (e) => e.code === 'bad_csv');
     assert.throws(() => lab.codeAttempts({ file: 'x', bytes: 'text' }), (e) => e.code === 'bad_submission' && /Uint8Array/.test(e.message));
     assert.throws(() => lab.gradeSubmission({ file: 'x', text: '{}', codeResults: [1] }), (e) => e.code === 'bad_submission');

@@ -264,7 +264,7 @@ std::string csv_cell(const std::string& text);
 // Text with control, bidirectional-control and other invisible format
 // characters (U+200B…U+200F, U+202A…U+202E, U+2060…U+2069, U+FEFF, U+00AD,
 // U+061C, C0/C1 controls) written as visible \uXXXX escapes; bytes that are
-// not UTF-8 as U+FFFD.
+// not UTF-8 as U+FFFD; the rest in Unicode Normalization Form C (nfc).
 std::string display_text(const std::string& text);
 // Rows, one per exercise entry (several entries of one exercise: one row,
 // their attempts as one history, flag duplicate_entries:N), or one row for

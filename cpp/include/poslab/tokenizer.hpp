@@ -33,4 +33,9 @@ std::string token_skeleton(const std::string& text);
 // tokens_not_of_text) otherwise.
 void check_tokens_of_text(const std::string& text, const std::vector<std::string>& tokens);
 
+// Unicode Normalization Form C of UTF-8 text (composed and decomposed "José"
+// become the same bytes): natively ICU's Normalizer2, in the wasm build the JS
+// engine's String.prototype.normalize('NFC'). Text must be valid UTF-8.
+std::string nfc(const std::string& text);
+
 }  // namespace poslab
