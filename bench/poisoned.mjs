@@ -36,9 +36,12 @@ function hostile(k) {
   // Past max_attempts and past the cap: never run, still parsed.
   for (let i = 0; i < 200; i++) attempts.push({ question: 'sinusoidal', answer: { code: loop + filler, status: 'ok', results: [] } });
   // Megabytes of small numbers in stored "results" (the grader parses them, never reads them).
-  const zeros = new Array(2_500_000).fill(0);
-  attempts.push({ question: 'sinusoidal', answer: { code: junk, status: 'ok', results: zeros } });
-  const text = JSON.stringify({ format: 'position-lab-submission', version: 1, learner: `hostile-${k}`, exercises: [{ id: code.id, contentHash: code.contentHash, attempts }] });
+  // As many as fill the file to just under the documented 8 MB (each zero is "0," in the JSON).
+  const stored = { question: 'sinusoidal', answer: { code: junk, status: 'ok', results: [] } };
+  attempts.push(stored);
+  const file = () => JSON.stringify({ format: 'position-lab-submission', version: 1, learner: `hostile-${k}`, exercises: [{ id: code.id, contentHash: code.contentHash, attempts }] });
+  stored.answer.results = new Array(Math.floor((8 * MB - 64 - file().length) / 2)).fill(0);
+  const text = file();
   return text.length > 8 * MB ? null : text;
 }
 const files = [];
