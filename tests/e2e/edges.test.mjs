@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startLab, openPage, urlFor, gotoReady, axeViolations, root, artifacts } from './helpers.mjs';
+import { startLab, openPage, urlFor, gotoReady, axeViolations, root, artifacts, openGate } from './helpers.mjs';
 
 let lab;
 before(async () => {
@@ -186,7 +186,10 @@ for (const [width, height] of [
 test('exercise 10: 3 heads at width 8 is refused, and no figure of the 4 heads stays beside the error', { timeout: 120000 }, async () => {
   const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
   await gotoReady(page, urlFor(lab, 'http', { ex: 'alibi', lang: 'en' }));
+  // The slopes answer question 1 (m₁), so the widget opens once it is answered or given up on.
+  await openGate(page, 'al');
   const widget = page.locator('[data-widget].w-alibi').first();
+  await widget.locator('svg').first().waitFor();
   assert.ok((await widget.locator('svg').count()) > 0, 'the ALiBi widget draws before the error');
   await page.click('#ctl-heads');
   await page.keyboard.press('Control+A');

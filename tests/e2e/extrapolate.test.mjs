@@ -224,7 +224,8 @@ test('bad input is explained in place; the URL keeps only valid settings; a core
   await train();
   await page.waitForSelector(`${W}[data-status="error"] .core-error`);
   // From the core's code and params, in the page's language (en here).
-  assert.equal(await page.locator(`${W} .core-error`).innerText(), 'seed must be from 0 to 4294967295 (it is 4294967296).');
+  // The message names the control (catalog.js errorMessage) and starts a sentence.
+  assert.equal(await page.locator(`${W} .core-error`).innerText(), 'Seed must be from 0 to 4294967295 (it is 4294967296).');
   assert.equal(await page.getAttribute(`${W} [role="progressbar"]`, 'data-steps-done'), '0', 'no step was trained');
   assert.equal(await page.locator(`${W} .extrap-status`).isHidden(), true, 'no progress bar for a run that never started');
   assert.equal(await page.locator(`${W} .loss-plot, ${W} .loss-waiting`).count(), 0);

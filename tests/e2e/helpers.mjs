@@ -195,9 +195,11 @@ export async function answerNumeric(page, id, values) {
 }
 
 // A widget that answers a question of its exercise (reveal_after) is drawn only
-// once that question is settled: give up (recorded) to open it.
+// once that question is settled: give up (recorded) to open it. Already open
+// (settled earlier, e.g. in the other language of the same page): nothing to do.
 export async function openGate(page, widgetId) {
   const w = `[data-widget="${widgetId}"]`;
+  if (await page.locator(`${w}[data-revealed="true"]`).count()) return;
   await page.click(`${w} .reveal-locked .give-up`);
   await page.waitForSelector(`${w}[data-revealed="true"]`);
 }
