@@ -1,6 +1,6 @@
 // A file picker that speaks the page's language: the browser's own control
 // ("Choose File", "No file chosen") speaks the browser's, so the <input
-// type=file> is visually hidden and out of the tab order, and a <button>
+// type=file> is hidden (not rendered, not in the tab order), and a <button>
 // with the page's label opens it. The button is what Tab reaches and what
 // assistive technology names; Enter or Space on it opens the chooser.
 // Returns { button, input }; put both in the page (the input must stay in
@@ -12,9 +12,10 @@ export function filePicker({ id, label, accept, multiple = false, directory = fa
   if (accept) input.accept = accept;
   input.multiple = multiple;
   if (directory) input.setAttribute('webkitdirectory', '');
-  input.className = 'sr-only file-picker-input';
-  input.tabIndex = -1;
-  input.setAttribute('aria-hidden', 'true');
+  // Not rendered at all (no 1 px target, nothing for assistive technology);
+  // input.click() still opens the chooser, and tests still set files on it.
+  input.className = 'file-picker-input';
+  input.hidden = true;
   const button = document.createElement('button');
   button.type = 'button';
   button.id = `${id}-button`;
