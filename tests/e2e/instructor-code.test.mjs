@@ -109,7 +109,7 @@ function gradeCode() {
 async function loadPage(mode) {
   const opened = await openPage(lab, mode, { viewport: { width: 1280, height: 800 } });
   await opened.page.goto(new URL('instructor.html', lab.bases.http).href);
-  await opened.page.waitForSelector('#files');
+  await opened.page.waitForSelector('#files', { state: 'attached' });
   // Every text the progress line shows while the files are re-graded.
   await opened.page.evaluate(() => {
     globalThis.__seen = [];

@@ -40,7 +40,7 @@ after(async () => {
 async function messages(lang) {
   const { page, context, problems } = await openPage(lab, 'http');
   await page.goto(new URL(`instructor.html${lang === 'en' ? '#lang=en' : ''}`, lab.bases.http).href);
-  await page.waitForSelector('#files');
+  await page.waitForSelector('#files', { state: 'attached' });
   await page.setInputFiles('#files', paths);
   await page.waitForSelector('#problems', { timeout: 120000 });
   const rows = await page.$$eval('#problems tbody tr', (trs) => Object.fromEntries(trs.map((tr) => [tr.querySelector('th').textContent, tr.querySelector('td.msg .detail')?.textContent ?? `(no detail) ${tr.querySelector('td.msg')?.textContent}`])));

@@ -64,7 +64,7 @@ async function loadPage(mode, viewport = { width: 1280, height: 800 }) {
   const opened = await openPage(lab, mode, { viewport });
   const url = mode === 'http' ? new URL('instructor.html', lab.bases.http).href : pathToFileURL(join(dist, 'instructor.html')).href;
   await opened.page.goto(url);
-  await opened.page.waitForSelector('#files');
+  await opened.page.waitForSelector('#files', { state: 'attached' });
   await opened.page.setInputFiles('#files', paths);
   await opened.page.waitForSelector('#summary', { timeout: 120000 });
   return opened;

@@ -17,7 +17,7 @@ for (const [mode, lang] of [['http', 'en'], ['file', 'ja']]) {
     const { page, context, problems } = await openPage(lab, mode);
     await gotoReady(page, urlFor(lab, mode, { lang }));
     await page.click('#results-link');
-    await page.waitForSelector('#files', { timeout: 30000 });
+    await page.waitForSelector('#files', { state: 'attached', timeout: 30000 });
     assert.match(page.url(), /instructor\.html/);
     assert.equal(await page.getAttribute('html', 'lang'), lang);
     assert.equal(await page.locator('.lang-switch [aria-pressed="true"]').getAttribute('data-lang'), lang);
