@@ -84,9 +84,9 @@ test('an endless loop is stopped after 2 s with a message; the page keeps respon
   await page.locator('[data-question="rope"] .code-check').click();
   await page.waitForSelector('[data-question="rope"].running');
   // While the loop runs in its Worker, the page answers at once and other editors still take input.
-  const t0 = Date.now();
+  // (No bound on how fast: a loaded machine slows any answer. A loop on the
+  // page's own thread could not be stopped at all, and these would hang.)
   assert.equal(await page.evaluate(() => 1 + 1), 2);
-  assert.ok(Date.now() - t0 < 1000, 'the page did not answer while the Python loop ran');
   await page.locator('[data-question="alibi"] .cm-content').click();
   await page.keyboard.insertText('# still typing\n');
   assert.match(await page.locator('[data-question="alibi"] .cm-content').innerText(), /still typing/);

@@ -200,9 +200,14 @@ test('drag and drop: "The dog chased the cat." into "The cat chased the dog." in
   // cat (4) onto dog's place (1), then dog (now 2) onto the second the's place (4).
   await page.dragAndDrop(chip(4), chip(1));
   await page.waitForFunction(() => document.querySelector('[data-widget="chips"] .chip[data-pos="1"]')?.dataset.token === 'cat');
+  // A person drags again once the chips have slid into place: the drop target
+  // is where the chip is drawn, not where it is going.
+  await settled(page);
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
   await page.dragAndDrop(chip(2), chip(4));
   const order = [0, 4, 2, 3, 1, 5];
   await waitForOrderB(page, 'The cat chased the dog.');
+  await settled(page);
   assert.deepEqual(order.map((i) => tokens[i]), ['the', 'cat', 'chased', 'the', 'dog', '.']);
   const check = core.permutationCheck({ text, pe: 'none', dModel: 8, seed: 0, permutation: order });
   assert.deepEqual(await tableNumbers(page.locator(outputs('b')).first()), rowsOf(check.permuted.output));
