@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses in fuzz/ (clang-14, ASan + UBSan, build/fuzz)
-# and runs each for a bounded time: scripts/fuzz.sh [SECONDS per harness,
-# default 300] [HARNESS…] (tokenizer json_options yaml_loader grade).
+# and runs each for a bounded time, as many at once as there are cores:
+# scripts/fuzz.sh [--build-only] [SECONDS per harness, default 300] [HARNESS…]
+# (tokenizer json_options yaml_loader grade table).
 # Seeds are read from fuzz/corpus/<harness>/ (kept small, in git); new inputs
 # found go to build/fuzz/corpus/<harness>/. Exits 1 if any harness crashed,
 # leaving the input in build/fuzz/crashes/ (reproduce: build/fuzz/fuzz_NAME FILE).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+build_only=0
+if [ "${1:-}" = --build-only ]; then build_only=1; shift; fi
 seconds="${1:-300}"
 shift || true
 harnesses=("$@")
@@ -23,21 +26,40 @@ CC=clang-14 CXX=clang++-14 cmake -S . -B build/fuzz -DPOSLAB_FUZZ=ON -DCMAKE_BUI
 targets=()
 for h in "${harnesses[@]}"; do targets+=(--target "fuzz_$h"); done
 cmake --build build/fuzz -j"$jobs" "${targets[@]}" || exit 2
+[ $build_only = 1 ] && exit 0
 
 mkdir -p build/fuzz/crashes build/fuzz/logs
 # A huge allocation throws std::bad_alloc (as in the shipped build) instead of aborting.
 export ASAN_OPTIONS="allocator_may_return_null=1:detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
-status=0
-for h in "${harnesses[@]}"; do
+
+# fuzz_one HARNESS: one harness for $seconds; its exit code in logs/HARNESS.rc.
+fuzz_one() {
+  local h=$1 max_len=4096
   mkdir -p "build/fuzz/corpus/$h"
-  max_len=4096
   [ "$h" = yaml_loader ] && max_len=16384
-  echo "fuzz: $h for ${seconds} s"
   build/fuzz/fuzz_"$h" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 -max_len=$max_len \
     -print_final_stats=1 -artifact_prefix="build/fuzz/crashes/$h-" \
     "build/fuzz/corpus/$h" "fuzz/corpus/$h" >"build/fuzz/logs/$h.log" 2>&1
-  rc=$?
+  echo $? >"build/fuzz/logs/$h.rc"
+}
+
+echo "fuzz: ${harnesses[*]} for ${seconds} s each, $jobs at a time"
+running=0
+for h in "${harnesses[@]}"; do
+  if [ $running -ge "$jobs" ]; then
+    wait -n
+    running=$((running - 1))
+  fi
+  rm -f "build/fuzz/logs/$h.rc"
+  fuzz_one "$h" &
+  running=$((running + 1))
+done
+wait
+
+status=0
+for h in "${harnesses[@]}"; do
+  rc=$(cat "build/fuzz/logs/$h.rc" 2>/dev/null || echo 99)
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "build/fuzz/logs/$h.log" | grep -o '[0-9]*$' || true)
   speed=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "build/fuzz/logs/$h.log" | grep -o '[0-9]*$' || true)
   if [ "$rc" -eq 0 ]; then

@@ -5,8 +5,9 @@
 #     tests/wasm, and the browser tests in headless Chromium (tests/e2e).
 #   bash scripts/test.sh --all  (npm run test:all, CI) the same, then the slow
 #     checks: ctest under ASan + UBSan (build/sanitize), each libFuzzer harness
-#     for POSLAB_FUZZ_SECONDS (60), and the tests marked slow (POSLAB_FULL_RUN=1:
-#     exercise 9's full default run).
+#     for POSLAB_FUZZ_SECONDS (60; two at a time on two cores), and the tests
+#     marked slow (POSLAB_FULL_RUN=1: exercise 9's full default run). Their
+#     builds run at low priority alongside the functional suites.
 # Each suite prints its own closing line (ctest's "tests passed", node's
 # "# pass / # fail"), and a summary at the end says which suites failed. Every
 # suite runs even when an earlier one fails; the exit status is non-zero if any
@@ -32,6 +33,22 @@ t0=$SECONDS
 bash scripts/install-deps.sh || exit 1
 bash scripts/build.sh || exit 1
 echo "== install + build: $((SECONDS - t0)) s"
+
+# test:all: the sanitizer and fuzzing builds (a quarter of an hour of
+# compiling on 2 cores) start now, at the lowest priority, so they use the
+# CPU the functional suites leave idle (the browser tests mostly wait on the
+# page); their tests run after the functional suites.
+slow_pid=
+if [ $all = 1 ]; then
+  mkdir -p build
+  (
+    nice -n 19 bash -c '
+      cmake -S . -B build/sanitize -DPOSLAB_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null &&
+        cmake --build build/sanitize -j"$1" &&
+        bash scripts/fuzz.sh --build-only' _ "$cores"
+  ) >build/slow-builds.log 2>&1 &
+  slow_pid=$!
+fi
 
 failed=()
 # run NAME COMMAND…: one suite, timed; its own output (and closing line) as is.
@@ -59,7 +76,15 @@ if [ -d tests/e2e ] && ls tests/e2e/*.test.mjs >/dev/null 2>&1; then
 fi
 
 if [ $all = 1 ]; then
+  t=$SECONDS
+  if wait "$slow_pid"; then
+    echo "== sanitizer and fuzzing builds (alongside the suites above): ok ($((SECONDS - t)) s waited)"
+  else
+    echo "== sanitizer and fuzzing builds: FAILED; build/slow-builds.log ends:"
+    tail -40 build/slow-builds.log
+  fi
   sanitize() {
+    # Builds again only if the background build above failed (then its errors show here).
     cmake -S . -B build/sanitize -DPOSLAB_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null &&
       cmake --build build/sanitize -j"$cores" &&
       ctest --test-dir build/sanitize --output-on-failure -j"$cores"
