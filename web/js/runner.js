@@ -13,6 +13,7 @@ import { mount as outputs } from './widgets/outputs.js';
 import { mount as attention } from './widgets/attention.js';
 import { mount as attentionLines } from './widgets/attention-lines.js';
 import { mount as vectors } from './widgets/vectors.js';
+import { mount as handcalc } from './widgets/handcalc.js';
 import { mount as peTable } from './widgets/pe-table.js';
 import { mount as clocks } from './widgets/clocks.js';
 import { mount as peRows } from './widgets/pe-rows.js';
@@ -29,7 +30,7 @@ import { mount as ropeExtendRun } from './widgets/rope-extend-run.js';
 import { createHighlight } from './widgets/highlight.js';
 import { createPending } from './ready.js';
 
-export const WIDGETS = { tokens, outputs, attention, 'attention-lines': attentionLines, vectors, 'pe-table': peTable, clocks, 'pe-rows': peRows, combine, superposition, swaps, wall, rope, alibi, compare, extrapolate, 'rope-extend': ropeExtend, 'rope-extend-run': ropeExtendRun };
+export const WIDGETS = { tokens, outputs, attention, 'attention-lines': attentionLines, vectors, handcalc, 'pe-table': peTable, clocks, 'pe-rows': peRows, combine, superposition, swaps, wall, rope, alibi, compare, extrapolate, 'rope-extend': ropeExtend, 'rope-extend-run': ropeExtendRun };
 const SCHEMES = ['none', 'sinusoidal', 'learned', 'rope', 'alibi'];
 
 // The lab's settings: the exercise's defaults, overridden by the URL.
@@ -287,9 +288,12 @@ export async function renderExercise(root, exercise, app, { current = () => true
   const mainAt = mainVisualIndex(exercise.blocks);
   const stage = mainAt >= 0 ? { side: h('div', { class: 'lab-stage-side' }), visual: h('div', { class: 'lab-stage-visual' }), after: h('div', { class: 'lab-stage-after' }) } : null;
   // Up to three blocks right after the visual (its questions, a line of text)
-  // sit under the side column, beside the visual they are about.
+  // sit under the side column, beside the visual they are about (the
+  // visual's `beside: n` says n; the hand calculation keeps its steps' ten
+  // beside its drawing, which stays in view while they are answered).
   let afterEnd = mainAt + 1;
-  while (stage && afterEnd < exercise.blocks.length && afterEnd <= mainAt + 3 && !WIDGETS[exercise.blocks[afterEnd].type]) afterEnd++;
+  const besideMax = stage ? (exercise.blocks[mainAt].beside ?? 3) : 0;
+  while (stage && afterEnd < exercise.blocks.length && afterEnd <= mainAt + besideMax && !WIDGETS[exercise.blocks[afterEnd].type]) afterEnd++;
   if (stage) {
     main.append(h('div', { class: 'lab-stage' }, stage.side, stage.visual, stage.after));
     if (practiceNote) main.append(practiceNote);
