@@ -27,7 +27,7 @@ import { mount as compare } from './widgets/compare.js';
 import { mount as extrapolate } from './widgets/extrapolate.js';
 import { mount as ropeExtend } from './widgets/rope-extend.js';
 import { mount as ropeExtendRun } from './widgets/rope-extend-run.js';
-import { createHighlight } from './widgets/highlight.js';
+import { createHighlight, createPositionHighlight } from './widgets/highlight.js';
 import { createPending } from './ready.js';
 
 export const WIDGETS = { tokens, outputs, attention, 'attention-lines': attentionLines, vectors, handcalc, 'pe-table': peTable, clocks, 'pe-rows': peRows, combine, superposition, swaps, wall, rope, alibi, compare, extrapolate, 'rope-extend': ropeExtend, 'rope-extend-run': ropeExtendRun };
@@ -256,6 +256,8 @@ export async function renderExercise(root, exercise, app, { current = () => true
   main = h('article', { class: 'exercise', 'data-exercise': exercise.id });
   // One highlighted token for the whole page (linked highlighting across widgets).
   ctx.highlight = createHighlight(main);
+  // …and one highlighted position (the encoding table, the clocks, the lines' places).
+  ctx.positionHighlight = createPositionHighlight(main);
   main.append(
     // Embedded in a course page (embed=1), the lab's numbering ("3 / 12") would
     // not be the course's: an iframe shows one exercise of the author's choice.
@@ -323,7 +325,14 @@ export async function renderExercise(root, exercise, app, { current = () => true
     } else if (WIDGETS[block.type]) {
       const el = h('section', { class: `widget w-${block.type}`, 'data-widget': block.id, 'aria-label': t(`widget.${block.type}`), 'data-main-visual': i === mainAt ? '' : undefined });
       el.append(h('h2', { class: 'widget-title' }, t(`widget.${block.type}`)));
-      place.append(el);
+      // next_to_previous: this widget and the one placed just before it, side by side on a wide screen.
+      const prevEl = place.lastElementChild;
+      if (block.next_to_previous && prevEl?.matches('section.widget')) {
+        const pair = h('div', { class: 'widget-pair' });
+        prevEl.replaceWith(pair);
+        pair.append(prevEl, el);
+      } else if (block.next_to_previous && prevEl?.matches('.widget-pair')) prevEl.append(el);
+      else place.append(el);
       // A widget whose readout answers a question opens once that question is settled (reveal-gate.js);
       // the hand calculation's vectors widget keeps its own gate.
       widgets.set(block.id, block.reveal_after && block.type !== 'vectors' ? gatedWidget(el, block, ctx, WIDGETS[block.type]) : WIDGETS[block.type](el, block, ctx));

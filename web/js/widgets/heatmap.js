@@ -77,7 +77,9 @@ function heatmapTableOnly(values, opts) {
 //   rowTokens, colTokens: the token (highlight.js) each row and column stands for: headers and cells
 //     then take part in linked highlighting, the row headers are in the Tab order, and every cell
 //     is keyed by its tokens so that a reorder slides it (motion.js, key prefix opts.flip);
-//   masked(r, c): cells the causal mask hides (greyed) }
+//   masked(r, c): cells the causal mask hides (greyed),
+//   colPositions: the columns are positions 0, 1, …: each column's label and cells carry
+//     data-hl-pos (the position highlight, highlight.js) }
 export function heatmap(values, opts = {}) {
   const id = `hm${++counter}`;
   const rows = values.length;
@@ -108,7 +110,8 @@ export function heatmap(values, opts = {}) {
   grid.append(h('div', { class: 'hm-corner', 'aria-hidden': 'true' }));
   // Token labels ("5 追いかけ") stand upright on a narrow screen rather than overlap (style.css).
   const words = !!opts.colLabels && opts.colLabels.some((l) => !/^\d+$/.test(String(l)));
-  for (let c = 0; c < cols; c++) grid.append(h('div', { class: `hm-col-label${words ? ' words' : ''}`, 'aria-hidden': 'true', 'data-hl-token': linked ? String(opts.colTokens[c]) : undefined, 'data-flip': linked ? `${flip}:c${opts.colTokens[c]}` : undefined }, opts.colLabels ? opts.colLabels[c] : showValues || c % 8 === 0 ? String(c) : ''));
+  const posOf = (c) => (opts.colPositions ? String(c) : undefined);
+  for (let c = 0; c < cols; c++) grid.append(h('div', { class: `hm-col-label${words ? ' words' : ''}`, 'aria-hidden': 'true', 'data-hl-pos': posOf(c), 'data-hl-token': linked ? String(opts.colTokens[c]) : undefined, 'data-flip': linked ? `${flip}:c${opts.colTokens[c]}` : undefined }, opts.colLabels ? opts.colLabels[c] : showValues || c % 8 === 0 ? String(c) : ''));
   for (let r = 0; r < rows; r++) {
     const hl = opts.highlightRows?.includes(r);
     const rowLabel = opts.rowLabels ? opts.rowLabels[r] : String(r);
@@ -129,6 +132,7 @@ export function heatmap(values, opts = {}) {
             style: masked ? undefined : `background:${col.css}`,
             title: `${opts.rowLabels ? opts.rowLabels[r] : r}, ${opts.colLabels ? opts.colLabels[c] : c}: ${fmt(v, digits)}`,
             'aria-hidden': 'true',
+            'data-hl-pos': posOf(c),
             'data-hl-row': linked ? String(opts.rowTokens[r]) : undefined,
             'data-hl-col': linked ? String(opts.colTokens[c]) : undefined,
             'data-flip': linked ? `${flip}:${opts.rowTokens[r]}:${opts.colTokens[c]}` : undefined,

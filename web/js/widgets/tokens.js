@@ -107,6 +107,8 @@ export function mount(el, block, ctx) {
             tabindex: pos === active ? '0' : '-1',
             draggable: 'true',
             'data-pos': pos,
+            // Its place, for the position highlight (exercise 4's encoding table and clocks).
+            'data-hl-pos': pos,
             'data-token': tokens[tokIndex],
             // Linked highlighting and the slide follow the token, not the place.
             'data-hl-token': String(tokIndex),
@@ -154,6 +156,7 @@ export function mount(el, block, ctx) {
     play(list, before);
     if (focus) list.children[active]?.focus();
     ctx.highlight?.refresh();
+    ctx.positionHighlight?.refresh();
     const current = order.map((i) => tokens[i]);
     w.state.current = current;  // the tokens in the learner's order (a task's answer)
     // The goal counts only when the learner reordered the sentence: typing
