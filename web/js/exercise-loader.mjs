@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { validate, duplicateKeys } from './schema-check.mjs';
 
-const WIDGETS = new Set(['tokens', 'outputs', 'attention', 'attention-lines', 'vectors', 'handcalc', 'pe-table', 'clocks', 'pe-rows', 'combine', 'superposition', 'swaps', 'wall', 'rope', 'alibi', 'compare', 'extrapolate', 'rope-extend', 'rope-extend-run']);
+const WIDGETS = new Set(['tokens', 'outputs', 'attention', 'attention-lines', 'vectors', 'handcalc', 'pe-table', 'clocks', 'pe-rows', 'combine', 'superposition', 'swaps', 'wall', 'rope', 'alibi', 'alibi-locality', 'compare', 'extrapolate', 'rope-extend', 'rope-extend-run']);
 const QUESTIONS = new Set(['numeric', 'choice', 'task', 'prediction', 'explain', 'code']);
 
 export function isWidget(block) {

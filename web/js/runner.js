@@ -23,6 +23,7 @@ import { mount as swaps } from './widgets/swaps.js';
 import { mount as wall } from './widgets/wall.js';
 import { mount as rope } from './widgets/rope.js';
 import { mount as alibi } from './widgets/alibi.js';
+import { mount as alibiLocality } from './widgets/alibi-locality.js';
 import { mount as compare } from './widgets/compare.js';
 import { mount as extrapolate } from './widgets/extrapolate.js';
 import { mount as ropeExtend } from './widgets/rope-extend.js';
@@ -30,7 +31,7 @@ import { mount as ropeExtendRun } from './widgets/rope-extend-run.js';
 import { createHighlight, createPositionHighlight } from './widgets/highlight.js';
 import { createPending } from './ready.js';
 
-export const WIDGETS = { tokens, outputs, attention, 'attention-lines': attentionLines, vectors, handcalc, 'pe-table': peTable, clocks, 'pe-rows': peRows, combine, superposition, swaps, wall, rope, alibi, compare, extrapolate, 'rope-extend': ropeExtend, 'rope-extend-run': ropeExtendRun };
+export const WIDGETS = { tokens, outputs, attention, 'attention-lines': attentionLines, vectors, handcalc, 'pe-table': peTable, clocks, 'pe-rows': peRows, combine, superposition, swaps, wall, rope, alibi, 'alibi-locality': alibiLocality, compare, extrapolate, 'rope-extend': ropeExtend, 'rope-extend-run': ropeExtendRun };
 const SCHEMES = ['none', 'sinusoidal', 'learned', 'rope', 'alibi'];
 
 // The lab's settings: the exercise's defaults, overridden by the URL.
