@@ -51,7 +51,7 @@ async function tabUntil(page, predicate, arg, max = 200) {
 // Runs in the page: where the main visual and its first drawing are, and the controls.
 function firstScreen() {
   const main = document.querySelector('[data-main-visual]');
-  const drawing = main && [...main.querySelectorAll('svg, canvas, .heatmap-grid, .hc-orders, .diff-grid, .clocks, .chips')].find((e) => e.getBoundingClientRect().height > 20);
+  const drawing = main && [...main.querySelectorAll('svg, canvas, .heatmap-grid, .hc-orders, .diff-grid, .clocks')].find((e) => e.getBoundingClientRect().height > 20);
   const ctl = document.querySelector('.exercise .controls');
   const box = (e) => {
     if (!e) return null;

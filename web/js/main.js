@@ -113,6 +113,15 @@ function renderHeader() {
       ),
     ),
   );
+  // On a phone the path is one row that scrolls sideways inside itself (style.css): the current step in view.
+  requestAnimationFrame(() => {
+    const ol = header.querySelector('.steps-nav ol');
+    const cur = ol?.querySelector('[aria-current]');
+    if (!ol || !cur || ol.scrollWidth <= ol.clientWidth) return;
+    const a = cur.getBoundingClientRect();
+    const b = ol.getBoundingClientRect();
+    ol.scrollLeft += a.left + a.width / 2 - (b.left + b.width / 2);
+  });
 }
 
 function renderFooter() {

@@ -61,6 +61,13 @@ export function mount(el, block, ctx) {
     h('figure', { class: 'aloc-panel aloc-curve-panel' }, h('figcaption', { class: 'aloc-curve-caption' }), curveSvg),
   );
 
+  // Leaving the lines or the map (mouse) or the queries (focus) lets the last query speak again.
+  const focusedQuery = () => (linesSvg.contains(document.activeElement) && document.activeElement.matches('.aloc-q') ? Number(document.activeElement.dataset.query) : null);
+  linesSvg.addEventListener('mouseleave', () => setQuery(focusedQuery()));
+  mapSvg.addEventListener('mouseleave', () => setQuery(focusedQuery()));
+  linesSvg.addEventListener('focusout', (e) => {
+    if (!linesSvg.contains(e.relatedTarget)) setQuery(null);
+  });
   const weight = (hd, q, k) => data.att[(hd * data.L + q) * data.L + k];
   const queryNow = () => (w.state.query ?? data.L - 1);
 
@@ -129,10 +136,6 @@ export function mount(el, block, ctx) {
     hk.textContent = t('lines.keys');
     heading.append(hq, hk);
     linesSvg.replaceChildren(lines, labels, heading);
-    linesSvg.onmouseleave = () => setQuery(null);
-    linesSvg.addEventListener('focusout', (e) => {
-      if (!linesSvg.contains(e.relatedTarget) && !mapSvg.contains(e.relatedTarget)) setQuery(null);
-    });
 
     // The bias map of the head, one colour scale for every head (the steepest head's far corner to 0).
     const C = 200 / L;
@@ -158,7 +161,6 @@ export function mount(el, block, ctx) {
       axis.append(a, b);
     }
     mapSvg.replaceChildren(cells, frame, axis);
-    mapSvg.onmouseleave = () => setQuery(null);
 
     // The table twin: the chosen head's weights.
     morphChildren(tableBox, [

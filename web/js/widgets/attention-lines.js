@@ -255,6 +255,8 @@ export function mount(el, block, ctx) {
     svgBox.hidden = false;
     last = drawing;
     drawHeads(H);
+    // One head: nothing to pick (the picker would only push the picture down).
+    heads.hidden = H === 1;
     draw();
     if (diff) {
       const hd = w.result.head;
