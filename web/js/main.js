@@ -63,7 +63,8 @@ function renderHeader() {
   applyHide();
   const current = app.state.ex;
   const copyStatus = h('span', { class: 'copy-status', role: 'status' });
-  const copy = h('button', { type: 'button', class: 'secondary', id: 'copy-link' }, t('nav.copy_link'));
+  // The short label on a phone (style.css), so that the tools fit beside the name.
+  const copy = h('button', { type: 'button', class: 'secondary', id: 'copy-link' }, h('span', { class: 'copy-long' }, t('nav.copy_link')), h('span', { class: 'copy-short' }, t('nav.copy_link_short')));
   copy.addEventListener('click', async () => {
     const link = shareLink({ ...app.state, lang: lang() });
     try {

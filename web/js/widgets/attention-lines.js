@@ -256,7 +256,7 @@ export function mount(el, block, ctx) {
     last = drawing;
     drawHeads(H);
     // One head: nothing to pick (the picker would only push the picture down).
-    heads.hidden = H === 1;
+    heads.style.display = H === 1 ? 'none' : '';
     draw();
     if (diff) {
       const hd = w.result.head;

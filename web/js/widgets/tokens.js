@@ -23,7 +23,7 @@ export function mount(el, block, ctx) {
   let active = 0;  // the chip in the Tab order (the selected one)
   let grab = null;  // { order: the order before the grab } while a chip is held
   const errorSlot = h('div');
-  el.append(h('p', { class: 'help', id: `${block.id}-help` }, t('tokens.help')), list, h('div', { class: 'chip-bar' }, left, right, reset, orderLine), targetLine, live, errorSlot);
+  el.append(h('p', { class: 'help', id: `${block.id}-help` }, h('span', { class: 'help-keys' }, t('tokens.help')), h('span', { class: 'help-touch' }, t('tokens.help_touch'))), list, h('div', { class: 'chip-bar' }, left, right, reset, orderLine), targetLine, live, errorSlot);
   let targetTokens = null;
   let dragFrom = null;
 
