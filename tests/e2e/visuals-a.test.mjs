@@ -23,7 +23,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { startLab, openPage, gotoReady, urlFor, root, axeViolations, settled, answerNumeric } from './helpers.mjs';
+import { startLab, openPage, gotoReady, urlFor, root, axeViolations, settled, answerNumeric, artifacts } from './helpers.mjs';
 
 const yaml = createRequire(import.meta.url)('js-yaml');
 const files = readdirSync(join(root, 'exercises'))
@@ -160,6 +160,7 @@ test('exercise 3: no answer on the page before it is given; a step lights up as 
   // The softmax bars are as long as the weights.
   const bars = await page.locator('.hc-order[data-order="0"] .hc-bar').evaluateAll((els) => els.map((b) => b.getBoundingClientRect().width / b.parentElement.getBoundingClientRect().width));
   bars.forEach((f, i) => assert.ok(Math.abs(f - A.weights[i]) < 0.02, `bar ${i}: ${f}`));
+  await page.screenshot({ path: join(artifacts, 'visuals-a-hand-calc-order-a.png') });
   // Order B is still unanswered: nothing of it shown.
   for (const s of await steps(page, 1)) assert.equal(s.state, 'todo');
   // Hover a step: its question lights up.

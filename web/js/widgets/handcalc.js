@@ -15,6 +15,7 @@ import { t } from '../i18n.js';
 import { texToUnicode } from '../rich.js';
 
 const STEPS = ['dots', 'scores', 'weights', 'output'];
+const SUB = '₀₁₂₃₄₅₆₇₈₉';
 
 export function mount(el, block, ctx) {
   const w = { state: { done: {} }, result: null, error: null };
@@ -78,7 +79,7 @@ export function mount(el, block, ctx) {
       step('scores', 'handcalc.step_scores', perKey((tok, j) => cell(`${qName}·${labels[tok]} / √${block.vectors[0].length}`, { 'data-key': String(j) }))),
       h('p', { class: 'hc-arrow', 'aria-hidden': 'true' }, t('handcalc.arrow_softmax')),
       step('weights', 'handcalc.step_weights', perKey((tok, j) => h('div', { class: 'hc-cell hc-bar-cell', 'data-key': String(j) }, h('span', { class: 'hc-expr' }, `${qName} → ${labels[tok]}`), h('span', { class: 'hc-bar-track', 'aria-hidden': 'true' }, h('span', { class: 'hc-bar' })), h('span', { class: 'hc-val' }, '?')))),
-      h('p', { class: 'hc-arrow', 'aria-hidden': 'true' }, t('handcalc.arrow_sum', { sum: ord.map((tok, j) => `w${j + 1}·${labels[tok]}`).join(' + ') })),
+      h('p', { class: 'hc-arrow', 'aria-hidden': 'true' }, t('handcalc.arrow_sum', { sum: ord.map((tok, j) => `w${SUB[j + 1]}·${labels[tok]}`).join(' + ') })),
       step('output', 'handcalc.step_output', block.vectors[0].map((_, c) => cell(`y[${c}]`, { 'data-dim': String(c) }))),
     );
     return { panel, stepEls, order: o };
