@@ -187,20 +187,24 @@ export function mount(el, block, ctx) {
     const C = 200 / L;
     mapSvg.querySelector('.aloc-frame')?.setAttribute('y', String(q * C));
     // Curves: the query's weight on the key d tokens back, every head.
-    const CW = 320;
-    const CH = 170;
-    const pad = { l: 40, r: 10, t: 8, b: 34 };
+    const CW = 260;
+    const CH = 200;
+    const pad = { l: 38, r: 10, t: 8, b: 36 };
     const xMax = Math.max(1, L - 1);
+    // The y axis up to the largest weight of this query (rounded up to a tenth), so that a long row's small weights still read.
+    let top = 0;
+    for (let hd = 0; hd < H; hd++) for (let d = 0; d <= q; d++) top = Math.max(top, weight(hd, q, q - d));
+    const yTop = Math.min(1, Math.max(0.1, Math.ceil(top * 10 - 1e-9) / 10));
     const X = (d) => pad.l + (d / xMax) * (CW - pad.l - pad.r);
-    const Y = (v) => pad.t + (1 - v) * (CH - pad.t - pad.b);
+    const Y = (v) => pad.t + (1 - v / yTop) * (CH - pad.t - pad.b);
     curveSvg.setAttribute('viewBox', `0 0 ${CW} ${CH}`);
     curveSvg.setAttribute('aria-label', t('aloc.curves_aria', { q: q + 1, H }));
     const parts = [];
     const axis = s('g', { class: 'aloc-axis' });
-    axis.append(s('line', { x1: pad.l, y1: Y(0), x2: CW - pad.r, y2: Y(0), class: 'aloc-axis-line' }), s('line', { x1: pad.l, y1: Y(0), x2: pad.l, y2: Y(1), class: 'aloc-axis-line' }));
-    for (const v of [0, 0.5, 1]) {
+    axis.append(s('line', { x1: pad.l, y1: Y(0), x2: CW - pad.r, y2: Y(0), class: 'aloc-axis-line' }), s('line', { x1: pad.l, y1: Y(0), x2: pad.l, y2: Y(yTop), class: 'aloc-axis-line' }));
+    for (const v of [0, yTop / 2, yTop]) {
       const tx = s('text', { x: pad.l - 4, y: Y(v), 'text-anchor': 'end', 'dominant-baseline': 'middle' });
-      tx.textContent = String(v);
+      tx.textContent = fmt(v, 2);
       axis.append(tx);
     }
     for (const d of [0, Math.round(xMax / 2), xMax]) {
@@ -224,7 +228,7 @@ export function mount(el, block, ctx) {
     const first = curves[w.state.head];
     const text = t('aloc.readout', { q: q + 1, h: w.state.head + 1, w0: fmt(first[0]), w1: fmt(first[1] ?? 0) });
     if (readout.textContent !== text) readout.textContent = text;
-    w.result = { L, H, head: w.state.head, query: q, curves };
+    w.result = { L, H, head: w.state.head, query: q, curves, yTop };
   };
 
   let seq = 0;
