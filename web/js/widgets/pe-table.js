@@ -6,7 +6,8 @@ import { richInline } from '../rich.js';
 import { heatmap } from './heatmap.js';
 import { lineplot } from './lineplot.js';
 
-// The shared colour scale and y range: sinusoidal's values span [−1, 1].
+// The shared colour scale and y range: sinusoidal's values span [−1, 1]; the
+// clocks' diverging palette (one table, one palette on the page).
 const SCALE = 1;
 
 export function mount(el, block, ctx) {
@@ -64,11 +65,11 @@ export function mount(el, block, ctx) {
       return draw({ scheme: lab.pe, shape: encoding.shape, range: [lo, hi], scale: [-SCALE, SCALE] }, [
         h('p', { class: 'shape' }, t('pe.shape', { scheme: t(`scheme.${lab.pe}`), S, D })),
         learned ? h('p', { class: 'notice pe-kind' }, t('pe.learned_kind')) : null,
-        heatmap(byDim, { caption: t('pe.heatmap_caption', { scheme: t(`scheme.${lab.pe}`) }), rowLabels: byDim.map((_, d) => String(d)), colLabels: xs.map((p) => (p % 8 === 0 ? String(p) : '')), rowTitle: t('pe.dim'), colTitle: t('pe.pos'), showValues: false, min: -SCALE, max: SCALE, colPositions: true }),
+        heatmap(byDim, { caption: t('pe.heatmap_caption', { scheme: t(`scheme.${lab.pe}`) }), rowLabels: byDim.map((_, d) => String(d)), colLabels: xs.map((p) => (p % 8 === 0 ? String(p) : '')), rowTitle: t('pe.dim'), colTitle: t('pe.pos'), showValues: false, min: -SCALE, max: SCALE, colPositions: true, diverging: true }),
         h('p', { class: 'muted pe-scale' }, t('pe.scale', { min: fmt(-SCALE, 0), max: fmt(SCALE, 0), lo: fmt(lo, 3), hi: fmt(hi, 3) })),
         lineplot(
           dims.map((d) => ({ label: t('pe.dim_label', { d }), xs, ys: byDim[d] })),
-          { caption: t(learned ? 'pe.plot_caption_learned' : 'pe.plot_caption'), xLabel: t('pe.pos'), yMin: -SCALE, yMax: SCALE },
+          { caption: t(learned ? 'pe.plot_caption_learned' : 'pe.plot_caption'), xLabel: t('pe.pos'), yMin: -SCALE, yMax: SCALE, narrow: true },
         ),
         // Sinusoidal only: each (sin, cos) pair's wavelength 2π·10000^{2i/D}, from the core.
         wavelengths
