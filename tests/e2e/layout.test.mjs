@@ -4,9 +4,8 @@
 // that is a picture rather than the token chips or the output tables) starts
 // above the fold, and the part of it inside the first viewport is larger than
 // any other block's part there (the header, the title, the controls, each
-// text, question and widget). Three kinds of exercise have no main visual: a
-// quiz or code exercise without any widget, the hand calculation (a worksheet
-// whose only widget is its input vectors), and an exercise that asks a
+// text, question and widget). Two kinds of exercise have no main visual: a
+// quiz or code exercise without any widget, and an exercise that asks a
 // prediction before its picture (the picture stays below the question, so
 // that it does not give the answer away). Then ALiBi's per-head bias maps fit
 // their columns at 1280 px: no heatmap scrolls sideways, labels ≥ 11 px,
@@ -26,8 +25,9 @@ const files = readdirSync(join(root, 'exercises'))
 
 // Worked out from the exercise files by hand, not by the page's rule.
 const NO_WIDGET = ['check', 'write-the-code'];
-// A worksheet: its only widget is the input vectors card (type vectors); its questions are the exercise.
-const WORKSHEET = ['hand-calc'];
+// A worksheet (its only widget the input vectors card) would keep one column; the hand
+// calculation has had its drawing (handcalc) since issue 24, so there is none now.
+const WORKSHEET = [];
 const PREDICTION_FIRST = ['train-short-test-long', 'rope-extend'];
 const W = 1280;
 const H = 800;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { validate, duplicateKeys } from './schema-check.mjs';
 
-const WIDGETS = new Set(['tokens', 'outputs', 'attention', 'attention-lines', 'vectors', 'pe-table', 'clocks', 'pe-rows', 'combine', 'superposition', 'swaps', 'wall', 'rope', 'alibi', 'compare', 'extrapolate', 'rope-extend', 'rope-extend-run']);
+const WIDGETS = new Set(['tokens', 'outputs', 'attention', 'attention-lines', 'vectors', 'handcalc', 'pe-table', 'clocks', 'pe-rows', 'combine', 'superposition', 'swaps', 'wall', 'rope', 'alibi', 'alibi-locality', 'compare', 'extrapolate', 'rope-extend', 'rope-extend-run']);
 const QUESTIONS = new Set(['numeric', 'choice', 'task', 'prediction', 'explain', 'code']);
 
 export function isWidget(block) {
@@ -38,6 +38,14 @@ export function crossCheck(ex) {
     if (b.type === 'compare') checkRanges(b.ranges, `${at}.ranges`);
     if ((b.type === 'outputs' || (b.type === 'attention' && b.tokens)) && typeOfId(b.tokens) !== 'tokens') {
       problems.push(`${at}.tokens: "${b.tokens}" is not the id of a tokens widget in this file`);
+    }
+    if (b.type === 'handcalc') {
+      if (b.labels.length !== b.vectors.length) problems.push(`${at}.labels: ${b.labels.length} labels for ${b.vectors.length} vectors`);
+      b.orders.forEach((o, k) => {
+        const sorted = [...o.order].sort((x, y) => x - y);
+        if (sorted.length !== b.vectors.length || sorted.some((v, i) => v !== i)) problems.push(`${at}.orders[${k}].order: not an order of the ${b.vectors.length} vectors (each index 0…${b.vectors.length - 1} once)`);
+        for (const [step, id] of Object.entries(o.steps)) if (typeOfId(id) !== 'numeric') problems.push(`${at}.orders[${k}].steps.${step}: "${id}" is not the id of a numeric question in this file`);
+      });
     }
     if (b.type === 'task') {
       const t = typeOfId(b.condition.widget);

@@ -63,7 +63,8 @@ function renderHeader() {
   applyHide();
   const current = app.state.ex;
   const copyStatus = h('span', { class: 'copy-status', role: 'status' });
-  const copy = h('button', { type: 'button', class: 'secondary', id: 'copy-link' }, t('nav.copy_link'));
+  // The short label on a phone (style.css), so that the tools fit beside the name.
+  const copy = h('button', { type: 'button', class: 'secondary', id: 'copy-link' }, h('span', { class: 'copy-long' }, t('nav.copy_link')), h('span', { class: 'copy-short' }, t('nav.copy_link_short')));
   copy.addEventListener('click', async () => {
     const link = shareLink({ ...app.state, lang: lang() });
     try {
@@ -113,6 +114,15 @@ function renderHeader() {
       ),
     ),
   );
+  // On a phone the path is one row that scrolls sideways inside itself (style.css): the current step in view.
+  requestAnimationFrame(() => {
+    const ol = header.querySelector('.steps-nav ol');
+    const cur = ol?.querySelector('[aria-current]');
+    if (!ol || !cur || ol.scrollWidth <= ol.clientWidth) return;
+    const a = cur.getBoundingClientRect();
+    const b = ol.getBoundingClientRect();
+    ol.scrollLeft += a.left + a.width / 2 - (b.left + b.width / 2);
+  });
 }
 
 function renderFooter() {

@@ -13,6 +13,7 @@ import { mount as outputs } from './widgets/outputs.js';
 import { mount as attention } from './widgets/attention.js';
 import { mount as attentionLines } from './widgets/attention-lines.js';
 import { mount as vectors } from './widgets/vectors.js';
+import { mount as handcalc } from './widgets/handcalc.js';
 import { mount as peTable } from './widgets/pe-table.js';
 import { mount as clocks } from './widgets/clocks.js';
 import { mount as peRows } from './widgets/pe-rows.js';
@@ -22,14 +23,15 @@ import { mount as swaps } from './widgets/swaps.js';
 import { mount as wall } from './widgets/wall.js';
 import { mount as rope } from './widgets/rope.js';
 import { mount as alibi } from './widgets/alibi.js';
+import { mount as alibiLocality } from './widgets/alibi-locality.js';
 import { mount as compare } from './widgets/compare.js';
 import { mount as extrapolate } from './widgets/extrapolate.js';
 import { mount as ropeExtend } from './widgets/rope-extend.js';
 import { mount as ropeExtendRun } from './widgets/rope-extend-run.js';
-import { createHighlight } from './widgets/highlight.js';
+import { createHighlight, createPositionHighlight } from './widgets/highlight.js';
 import { createPending } from './ready.js';
 
-export const WIDGETS = { tokens, outputs, attention, 'attention-lines': attentionLines, vectors, 'pe-table': peTable, clocks, 'pe-rows': peRows, combine, superposition, swaps, wall, rope, alibi, compare, extrapolate, 'rope-extend': ropeExtend, 'rope-extend-run': ropeExtendRun };
+export const WIDGETS = { tokens, outputs, attention, 'attention-lines': attentionLines, vectors, handcalc, 'pe-table': peTable, clocks, 'pe-rows': peRows, combine, superposition, swaps, wall, rope, alibi, 'alibi-locality': alibiLocality, compare, extrapolate, 'rope-extend': ropeExtend, 'rope-extend-run': ropeExtendRun };
 const SCHEMES = ['none', 'sinusoidal', 'learned', 'rope', 'alibi'];
 
 // The lab's settings: the exercise's defaults, overridden by the URL.
@@ -255,6 +257,8 @@ export async function renderExercise(root, exercise, app, { current = () => true
   main = h('article', { class: 'exercise', 'data-exercise': exercise.id });
   // One highlighted token for the whole page (linked highlighting across widgets).
   ctx.highlight = createHighlight(main);
+  // …and one highlighted position (the encoding table, the clocks, the lines' places).
+  ctx.positionHighlight = createPositionHighlight(main);
   main.append(
     // Embedded in a course page (embed=1), the lab's numbering ("3 / 12") would
     // not be the course's: an iframe shows one exercise of the author's choice.
@@ -287,9 +291,12 @@ export async function renderExercise(root, exercise, app, { current = () => true
   const mainAt = mainVisualIndex(exercise.blocks);
   const stage = mainAt >= 0 ? { side: h('div', { class: 'lab-stage-side' }), visual: h('div', { class: 'lab-stage-visual' }), after: h('div', { class: 'lab-stage-after' }) } : null;
   // Up to three blocks right after the visual (its questions, a line of text)
-  // sit under the side column, beside the visual they are about.
+  // sit under the side column, beside the visual they are about (the
+  // visual's `beside: n` says n; the hand calculation keeps its steps' ten
+  // beside its drawing, which stays in view while they are answered).
   let afterEnd = mainAt + 1;
-  while (stage && afterEnd < exercise.blocks.length && afterEnd <= mainAt + 3 && !WIDGETS[exercise.blocks[afterEnd].type]) afterEnd++;
+  const besideMax = stage ? (exercise.blocks[mainAt].beside ?? 3) : 0;
+  while (stage && afterEnd < exercise.blocks.length && afterEnd <= mainAt + besideMax && !WIDGETS[exercise.blocks[afterEnd].type]) afterEnd++;
   if (stage) {
     main.append(h('div', { class: 'lab-stage' }, stage.side, stage.visual, stage.after));
     if (practiceNote) main.append(practiceNote);
@@ -319,7 +326,14 @@ export async function renderExercise(root, exercise, app, { current = () => true
     } else if (WIDGETS[block.type]) {
       const el = h('section', { class: `widget w-${block.type}`, 'data-widget': block.id, 'aria-label': t(`widget.${block.type}`), 'data-main-visual': i === mainAt ? '' : undefined });
       el.append(h('h2', { class: 'widget-title' }, t(`widget.${block.type}`)));
-      place.append(el);
+      // next_to_previous: this widget and the one placed just before it, side by side on a wide screen.
+      const prevEl = place.lastElementChild;
+      if (block.next_to_previous && prevEl?.matches('section.widget')) {
+        const pair = h('div', { class: 'widget-pair' });
+        prevEl.replaceWith(pair);
+        pair.append(prevEl, el);
+      } else if (block.next_to_previous && prevEl?.matches('.widget-pair')) prevEl.append(el);
+      else place.append(el);
       // A widget whose readout answers a question opens once that question is settled (reveal-gate.js);
       // the hand calculation's vectors widget keeps its own gate.
       widgets.set(block.id, block.reveal_after && block.type !== 'vectors' ? gatedWidget(el, block, ctx, WIDGETS[block.type]) : WIDGETS[block.type](el, block, ctx));

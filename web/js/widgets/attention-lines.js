@@ -144,6 +144,8 @@ export function mount(el, block, ctx) {
           }
         }
         g.style.transform = `translateY(${y(p)}px)`;
+        // The place it stands at now (the position highlight: the encoding's column, the clocks).
+        if (g.dataset.hlPos !== String(p)) g.dataset.hlPos = String(p);
         const text = side === 'q' ? `${names[ids[p]]} ${p + 1}` : `${p + 1} ${names[ids[p]]}`;
         const label = g.querySelector('text');
         if (label.textContent !== text) label.textContent = text;
@@ -164,6 +166,7 @@ export function mount(el, block, ctx) {
     if (headText.children[0].textContent !== t('lines.queries')) headText.children[0].textContent = t('lines.queries');
     if (headText.children[1].textContent !== t('lines.keys')) headText.children[1].textContent = t('lines.keys');
     ctx.highlight?.refresh();
+    ctx.positionHighlight?.refresh();
     setFocus(ctx.highlight?.get() ?? null);
     // The table twin: the shown head's weights (head 1 for "all").
     const hd = shown[0];
@@ -252,6 +255,8 @@ export function mount(el, block, ctx) {
     svgBox.hidden = false;
     last = drawing;
     drawHeads(H);
+    // One head: nothing to pick (the picker would only push the picture down).
+    heads.style.display = H === 1 ? 'none' : '';
     draw();
     if (diff) {
       const hd = w.result.head;

@@ -67,6 +67,10 @@ export function mount(el, block, ctx) {
   const maxPos = block.max_position ?? 127;
   const maxShift = block.max_shift ?? 16;
   const w = { state: { pos: 3, k: 1 }, result: null, error: null, highlight: null };
+  // A position pointed at or focused elsewhere on the page (a token's place,
+  // a column of the encoding table): the hands show it while it lasts, the
+  // slider keeps its own value.
+  let preview = null;
   for (const key of ['pos', 'k']) {
     const v = ctx.getUrl(key);
     if (Number.isInteger(v) && v >= 0 && v <= (key === 'pos' ? maxPos : maxShift)) w.state[key] = v;
@@ -78,8 +82,14 @@ export function mount(el, block, ctx) {
     const id = `${block.id}-${key}`;
     const input = h('input', { type: 'range', id, min: 0, max, step: 1, value: w.state[key], class: 'clock-slider' });
     const out = h('output', { for: id, class: 'clock-out' }, String(w.state[key]));
+    // The position slider stands for its position too (the encoding table's column lights).
+    if (key === 'pos') input.dataset.hlPos = String(w.state.pos);
     input.addEventListener('input', () => {
       w.state[key] = Number(input.value);
+      if (key === 'pos') {
+        input.dataset.hlPos = input.value;
+        ctx.positionHighlight?.set(input.value);
+      }
       out.textContent = input.value;
       ctx.setUrl(key, w.state[key]);
       w.update(true);
@@ -167,7 +177,8 @@ export function mount(el, block, ctx) {
   w.update = async (user = false) => {
     const lab = ctx.lab();
     const D = lab.d;
-    const { pos, k } = w.state;
+    const { k } = w.state;
+    const pos = preview ?? w.state.pos;
     // Another control changed (position information, the sentence): the clocks show sinusoidal's D alone.
     const key = `${D}:${pos}:${k}`;
     if (user !== true && key === shown && !w.error) return;
@@ -247,6 +258,14 @@ export function mount(el, block, ctx) {
     }
     ctx.changed(block.id, user === true);
   };
+  ctx.positionHighlight?.onChange((p) => {
+    const v = p === null ? null : Number(p);
+    const next = v !== null && Number.isInteger(v) && v >= 0 && v <= maxPos && v !== w.state.pos ? v : null;
+    if (next === preview) return;
+    preview = next;
+    el.toggleAttribute('data-preview', preview !== null);
+    w.update('preview');
+  });
   return w;
 }
 

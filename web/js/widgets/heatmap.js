@@ -20,6 +20,20 @@ export function viridis(u) {
   return { css: `rgb(${c[0]},${c[1]},${c[2]})`, light: L > 0.179 };
 }
 
+// The diverging palette of the clocks (PuOr, clocks.js), for a quantity
+// drawn there too: opts.diverging maps min…max onto −1…+1 of it, so that the
+// same table has the same colours in both views.
+const PUOR = [[179, 88, 6], [224, 130, 20], [253, 184, 99], [254, 224, 182], [247, 247, 247], [216, 218, 235], [178, 171, 210], [128, 115, 172], [84, 39, 136]];
+function puor(u) {
+  const x = Math.min(1, Math.max(0, Number.isFinite(u) ? u : 0.5)) * (PUOR.length - 1);
+  const i = Math.min(PUOR.length - 2, Math.floor(x));
+  const f = x - i;
+  const c = PUOR[i].map((v, k) => Math.round(v + f * (PUOR[i + 1][k] - v)));
+  const lin = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+  const L = 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2]);
+  return { css: `rgb(${c[0]},${c[1]},${c[2]})`, light: L > 0.179 };
+}
+
 let counter = 0;
 // Above this many cells the grid of elements gets slow: draw on a canvas,
 // and let the table show the top-left corner.
@@ -35,7 +49,7 @@ function bigHeatmap(values, opts) {
     const img = g.createImageData(cols, rows);
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++) {
-        const m = /rgb\((\d+),(\d+),(\d+)\)/.exec(viridis((values[r][c] - opts.min) / opts.span).css);
+        const m = /rgb\((\d+),(\d+),(\d+)\)/.exec((opts.diverging ? puor : viridis)((values[r][c] - opts.min) / opts.span).css);
         const k = (r * cols + c) * 4;
         img.data[k] = +m[1];
         img.data[k + 1] = +m[2];
@@ -49,7 +63,7 @@ function bigHeatmap(values, opts) {
   const nc = Math.min(cols, TABLE_CORNER);
   const corner = values.slice(0, nr).map((r) => r.slice(0, nc));
   const fig = heatmapTableOnly(corner, { ...opts, caption: `${opts.caption ?? ''} ${t('heatmap.corner', { rows: nr, cols: nc })}` });
-  return h('figure', { class: 'heatmap big' }, opts.caption ? h('figcaption', {}, opts.caption) : null, canvas, h('div', { class: 'hm-legend', 'aria-hidden': 'true' }, h('span', {}, fmt(opts.min, opts.digits)), h('span', { class: 'hm-legend-bar' }), h('span', {}, fmt(opts.max, opts.digits))), ...fig);
+  return h('figure', { class: 'heatmap big' }, opts.caption ? h('figcaption', {}, opts.caption) : null, canvas, h('div', { class: 'hm-legend', 'aria-hidden': 'true' }, h('span', {}, fmt(opts.min, opts.digits)), h('span', { class: opts.diverging ? 'hm-legend-bar diverging' : 'hm-legend-bar' }), h('span', {}, fmt(opts.max, opts.digits))), ...fig);
 }
 
 function heatmapTableOnly(values, opts) {
@@ -77,7 +91,10 @@ function heatmapTableOnly(values, opts) {
 //   rowTokens, colTokens: the token (highlight.js) each row and column stands for: headers and cells
 //     then take part in linked highlighting, the row headers are in the Tab order, and every cell
 //     is keyed by its tokens so that a reorder slides it (motion.js, key prefix opts.flip);
-//   masked(r, c): cells the causal mask hides (greyed) }
+//   masked(r, c): cells the causal mask hides (greyed),
+//   diverging: the clocks' diverging palette (PuOr) instead of viridis,
+//   colPositions: the columns are positions 0, 1, …: each column's label and cells carry
+//     data-hl-pos (the position highlight, highlight.js) }
 export function heatmap(values, opts = {}) {
   const id = `hm${++counter}`;
   const rows = values.length;
@@ -108,7 +125,8 @@ export function heatmap(values, opts = {}) {
   grid.append(h('div', { class: 'hm-corner', 'aria-hidden': 'true' }));
   // Token labels ("5 追いかけ") stand upright on a narrow screen rather than overlap (style.css).
   const words = !!opts.colLabels && opts.colLabels.some((l) => !/^\d+$/.test(String(l)));
-  for (let c = 0; c < cols; c++) grid.append(h('div', { class: `hm-col-label${words ? ' words' : ''}`, 'aria-hidden': 'true', 'data-hl-token': linked ? String(opts.colTokens[c]) : undefined, 'data-flip': linked ? `${flip}:c${opts.colTokens[c]}` : undefined }, opts.colLabels ? opts.colLabels[c] : showValues || c % 8 === 0 ? String(c) : ''));
+  const posOf = (c) => (opts.colPositions ? String(c) : undefined);
+  for (let c = 0; c < cols; c++) grid.append(h('div', { class: `hm-col-label${words ? ' words' : ''}`, 'aria-hidden': 'true', 'data-hl-pos': posOf(c), 'data-hl-token': linked ? String(opts.colTokens[c]) : undefined, 'data-flip': linked ? `${flip}:c${opts.colTokens[c]}` : undefined }, opts.colLabels ? opts.colLabels[c] : showValues || c % 8 === 0 ? String(c) : ''));
   for (let r = 0; r < rows; r++) {
     const hl = opts.highlightRows?.includes(r);
     const rowLabel = opts.rowLabels ? opts.rowLabels[r] : String(r);
@@ -119,7 +137,7 @@ export function heatmap(values, opts = {}) {
     );
     for (let c = 0; c < cols; c++) {
       const v = values[r][c];
-      const col = viridis((v - min) / span);
+      const col = (opts.diverging ? puor : viridis)((v - min) / span);
       const masked = !!opts.masked?.(r, c);
       grid.append(
         h(
@@ -129,6 +147,7 @@ export function heatmap(values, opts = {}) {
             style: masked ? undefined : `background:${col.css}`,
             title: `${opts.rowLabels ? opts.rowLabels[r] : r}, ${opts.colLabels ? opts.colLabels[c] : c}: ${fmt(v, digits)}`,
             'aria-hidden': 'true',
+            'data-hl-pos': posOf(c),
             'data-hl-row': linked ? String(opts.rowTokens[r]) : undefined,
             'data-hl-col': linked ? String(opts.colTokens[c]) : undefined,
             'data-flip': linked ? `${flip}:${opts.rowTokens[r]}:${opts.colTokens[c]}` : undefined,
@@ -143,7 +162,7 @@ export function heatmap(values, opts = {}) {
     'div',
     { class: 'hm-legend', 'aria-hidden': 'true' },
     h('span', {}, fmt(min, digits)),
-    h('span', { class: 'hm-legend-bar' }),
+    h('span', { class: opts.diverging ? 'hm-legend-bar diverging' : 'hm-legend-bar' }),
     h('span', {}, fmt(max, digits)),
   );
   const tableBuilt = h(

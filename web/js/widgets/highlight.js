@@ -50,3 +50,40 @@ export function createHighlight(root) {
     onChange: (f) => listeners.add(f),
   };
 }
+
+// The position highlight (exercise 4): one highlighted position (0-based)
+// per exercise page, beside the token highlight. Anything that stands for a
+// position carries data-hl-pos (a chip and a line's label: the place it
+// stands at; a column of the encoding table); hovering or focusing it lights
+// every element of that position (.hl-pos), and the views that draw a
+// position themselves (the clocks) follow through onChange.
+export function createPositionHighlight(root) {
+  let current = null;
+  const listeners = new Set();
+  const apply = () => {
+    for (const el of root.querySelectorAll('[data-hl-pos]')) el.classList.toggle('hl-pos', el.dataset.hlPos === current);
+    for (const f of listeners) f(current);
+  };
+  const set = (pos) => {
+    const next = pos === null || pos === undefined ? null : String(pos);
+    if (next === current) return;
+    current = next;
+    apply();
+  };
+  const posOf = (target) => {
+    const el = target?.closest?.('[data-hl-pos]');
+    return el && root.contains(el) ? el.dataset.hlPos : null;
+  };
+  root.addEventListener('mouseover', (e) => {
+    const p = posOf(e.target);
+    if (p !== null) set(p);
+  });
+  root.addEventListener('mouseout', (e) => {
+    if (posOf(e.target) !== null && posOf(e.relatedTarget) === null) set(posOf(document.activeElement));
+  });
+  root.addEventListener('focusin', (e) => set(posOf(e.target)));
+  root.addEventListener('focusout', (e) => {
+    if (posOf(e.relatedTarget) === null) set(null);
+  });
+  return { get: () => current, set, refresh: () => root.querySelectorAll('[data-hl-pos]').forEach((el) => el.classList.toggle('hl-pos', el.dataset.hlPos === current)), onChange: (f) => listeners.add(f) };
+}

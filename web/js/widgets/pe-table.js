@@ -6,13 +6,20 @@ import { richInline } from '../rich.js';
 import { heatmap } from './heatmap.js';
 import { lineplot } from './lineplot.js';
 
-// The shared colour scale and y range: sinusoidal's values span [−1, 1].
+// The shared colour scale and y range: sinusoidal's values span [−1, 1]; the
+// clocks' diverging palette (one table, one palette on the page).
 const SCALE = 1;
 
 export function mount(el, block, ctx) {
   const w = { state: {}, result: null, error: null };
   const body = h('div');
-  el.append(body);
+  // The highlighted position (highlight.js): which column lights, said in words.
+  const posLine = h('p', { class: 'muted pe-hl-line', 'aria-live': 'polite' });
+  el.append(body, posLine);
+  ctx.positionHighlight?.onChange((p) => {
+    const text = p === null ? '' : t('pe.hl_pos', { pos: p, n: Number(p) + 1 });
+    if (posLine.textContent !== text) posLine.textContent = text;
+  });
   // The drawings already made, by what they show (scheme, D, seed): switching
   // the position information back and forth puts the same elements back
   // rather than building them again. A few only.
@@ -25,6 +32,7 @@ export function mount(el, block, ctx) {
     w.result = result;
     w.error = null;
     body.replaceChildren(...nodes);
+    ctx.positionHighlight?.refresh();
   };
   const keyOf = (lab) => JSON.stringify([lab.pe, block.length ?? 32, lab.d, lab.seed]);
   // Asks the core; resolves with the redraw (runner.js draws every widget in one go).
@@ -57,11 +65,11 @@ export function mount(el, block, ctx) {
       return draw({ scheme: lab.pe, shape: encoding.shape, range: [lo, hi], scale: [-SCALE, SCALE] }, [
         h('p', { class: 'shape' }, t('pe.shape', { scheme: t(`scheme.${lab.pe}`), S, D })),
         learned ? h('p', { class: 'notice pe-kind' }, t('pe.learned_kind')) : null,
-        heatmap(byDim, { caption: t('pe.heatmap_caption', { scheme: t(`scheme.${lab.pe}`) }), rowLabels: byDim.map((_, d) => String(d)), colLabels: xs.map((p) => (p % 8 === 0 ? String(p) : '')), rowTitle: t('pe.dim'), colTitle: t('pe.pos'), showValues: false, min: -SCALE, max: SCALE }),
+        heatmap(byDim, { caption: t('pe.heatmap_caption', { scheme: t(`scheme.${lab.pe}`) }), rowLabels: byDim.map((_, d) => String(d)), colLabels: xs.map((p) => (p % 8 === 0 ? String(p) : '')), rowTitle: t('pe.dim'), colTitle: t('pe.pos'), showValues: false, min: -SCALE, max: SCALE, colPositions: true, diverging: true }),
         h('p', { class: 'muted pe-scale' }, t('pe.scale', { min: fmt(-SCALE, 0), max: fmt(SCALE, 0), lo: fmt(lo, 3), hi: fmt(hi, 3) })),
         lineplot(
           dims.map((d) => ({ label: t('pe.dim_label', { d }), xs, ys: byDim[d] })),
-          { caption: t(learned ? 'pe.plot_caption_learned' : 'pe.plot_caption'), xLabel: t('pe.pos'), yMin: -SCALE, yMax: SCALE },
+          { caption: t(learned ? 'pe.plot_caption_learned' : 'pe.plot_caption'), xLabel: t('pe.pos'), yMin: -SCALE, yMax: SCALE, narrow: true },
         ),
         // Sinusoidal only: each (sin, cos) pair's wavelength 2π·10000^{2i/D}, from the core.
         wavelengths

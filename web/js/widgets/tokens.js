@@ -23,7 +23,7 @@ export function mount(el, block, ctx) {
   let active = 0;  // the chip in the Tab order (the selected one)
   let grab = null;  // { order: the order before the grab } while a chip is held
   const errorSlot = h('div');
-  el.append(h('p', { class: 'help', id: `${block.id}-help` }, t('tokens.help')), list, h('div', { class: 'chip-bar' }, left, right, reset, orderLine), targetLine, live, errorSlot);
+  el.append(h('p', { class: 'help', id: `${block.id}-help` }, h('span', { class: 'help-keys' }, t('tokens.help')), h('span', { class: 'help-touch' }, t('tokens.help_touch'))), list, h('div', { class: 'chip-bar' }, left, right, reset, orderLine), targetLine, live, errorSlot);
   let targetTokens = null;
   let dragFrom = null;
 
@@ -107,6 +107,8 @@ export function mount(el, block, ctx) {
             tabindex: pos === active ? '0' : '-1',
             draggable: 'true',
             'data-pos': pos,
+            // Its place, for the position highlight (exercise 4's encoding table and clocks).
+            'data-hl-pos': pos,
             'data-token': tokens[tokIndex],
             // Linked highlighting and the slide follow the token, not the place.
             'data-hl-token': String(tokIndex),
@@ -154,6 +156,7 @@ export function mount(el, block, ctx) {
     play(list, before);
     if (focus) list.children[active]?.focus();
     ctx.highlight?.refresh();
+    ctx.positionHighlight?.refresh();
     const current = order.map((i) => tokens[i]);
     w.state.current = current;  // the tokens in the learner's order (a task's answer)
     // The goal counts only when the learner reordered the sentence: typing

@@ -33,6 +33,8 @@ export function mount(el, block, ctx) {
     giveUp.disabled = true;
     for (const id of gates) if (!solved.has(id)) await ctx.check(id, { gave_up: true });
     gaveUp = true;
+    // The drawing of the calculation (handcalc.js) shows these steps' numbers now.
+    window.dispatchEvent(new CustomEvent('poslab:gave-up', { detail: { exercise: ctx.exercise.id, questions: gates.filter((id) => !solved.has(id)) } }));
     showGate();
     details.open = true;
   });

@@ -1,0 +1,293 @@
+// Issue 24 (part A): exercises 3, 4 and 10 as pictures, and the phone's
+// first screen. Expected numbers are worked out here from the formulas
+// (softmax of scaled dot products, sin/cos of the encoding, ALiBi's slopes
+// 2^(−8h/H) and softmax(−m·distance)), never read from the page's code.
+//
+// - 1280×800, ja and en: the pictures of exercises 3, 4 and 10 start in the
+//   upper half of the first screen; nothing scrolls sideways; axe is clean.
+// - 390×844, ja and en, every exercise with a picture: the drawing itself
+//   (not only its title) starts on the first screen, with the lab's controls
+//   in view at the same time; nothing scrolls sideways; axe is clean on 3, 4, 10.
+// - Exercise 3: nothing of an answer is on the page before it is given; a
+//   step lights up while its question is typed into and shows the numbers
+//   once answered right; step and question are linked by hover and by focus
+//   (Tab).
+// - Exercise 4: the position highlight links a token's place, the
+//   encoding's column and the clocks, by mouse and by keyboard (Tab, arrows);
+//   reordering with position information colours the difference grid.
+// - Exercise 10: the lines' weights are softmax(−m·distance); a query lit by
+//   hover or by Tab lights its lines, frames its row and redraws the curves;
+//   no slope is printed.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { startLab, openPage, gotoReady, urlFor, root, axeViolations, settled, answerNumeric, artifacts } from './helpers.mjs';
+
+const yaml = createRequire(import.meta.url)('js-yaml');
+const files = readdirSync(join(root, 'exercises'))
+  .filter((f) => /^\d.*\.yaml$/.test(f))
+  .map((f) => yaml.load(readFileSync(join(root, 'exercises', f), 'utf8')));
+// From the files by hand: no widget at all, or a prediction asked before the picture.
+const NO_PICTURE = ['check', 'write-the-code', 'train-short-test-long', 'rope-extend'];
+// Exercise 6's picture is being redrawn on another branch (issue 24, visB):
+// its phone first screen is a todo test below until that lands.
+const REDRAWN_ELSEWHERE = ['wall-1024'];
+
+let lab;
+before(async () => {
+  lab = await startLab();
+});
+after(async () => {
+  await lab?.close();
+});
+
+async function tabUntil(page, predicate, arg, max = 200) {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(predicate, arg)) return;
+  }
+  throw new Error('never reached by Tab');
+}
+
+// Runs in the page: where the main visual and its first drawing are, and the controls.
+function firstScreen() {
+  const main = document.querySelector('[data-main-visual]');
+  const drawing = main && [...main.querySelectorAll('svg, canvas, .heatmap-grid, .hc-orders, .diff-grid, .clocks')].find((e) => e.getBoundingClientRect().height > 20);
+  const ctl = document.querySelector('.exercise .controls');
+  const box = (e) => {
+    if (!e) return null;
+    const r = e.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, height: r.height };
+  };
+  return { main: box(main), drawing: box(drawing), drawingTag: drawing ? `${drawing.tagName}.${drawing.className.baseVal ?? drawing.className}` : null, controls: box(ctl), scrollX: document.documentElement.scrollWidth > window.innerWidth };
+}
+
+for (const lang of ['ja', 'en']) {
+  test(`1280×800 ${lang}: exercises 3, 4 and 10 show their picture in the upper half of the first screen; no sideways scroll; axe`, { timeout: 400000 }, async () => {
+    const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
+    for (const ex of ['hand-calc', 'add-position', 'alibi']) {
+      await gotoReady(page, urlFor(lab, 'http', { ex, lang }));
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const s = await page.evaluate(firstScreen);
+      assert.equal(s.scrollX, false, `${ex}: the page scrolls sideways`);
+      assert.ok(s.main, `${ex}: no main visual`);
+      assert.ok(s.main.top >= 0 && s.main.top < 400, `${ex}: the picture starts at ${s.main.top}px`);
+      assert.ok(s.drawing && s.drawing.top < 560, `${ex}: its drawing (${s.drawingTag}) starts at ${s.drawing?.top}px`);
+      assert.deepEqual(await axeViolations(page), [], `${ex} ${lang}`);
+    }
+    assert.deepEqual(problems.console, []);
+    await context.close();
+  });
+}
+
+for (const lang of ['ja', 'en']) {
+  test(`390×844 ${lang}: every exercise's picture on the first screen, with its controls in view; no sideways scroll`, { timeout: 900000 }, async () => {
+    const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 390, height: 844 } });
+    for (const ex of files) {
+      await gotoReady(page, urlFor(lab, 'http', { ex: ex.id, lang }));
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const s = await page.evaluate(firstScreen);
+      assert.equal(s.scrollX, false, `${ex.id}: the page scrolls sideways at 390 px`);
+      if (['hand-calc', 'add-position', 'alibi'].includes(ex.id)) assert.deepEqual(await axeViolations(page), [], `${ex.id} ${lang} at 390 px`);
+      if (NO_PICTURE.includes(ex.id) || REDRAWN_ELSEWHERE.includes(ex.id)) continue;
+      assert.ok(s.main, `${ex.id}: no main visual`);
+      // At least 80 px of the drawing itself (not only its title) on the first screen.
+      assert.ok(s.drawing && s.drawing.top < 844 - 80, `${ex.id}: the drawing (${s.drawingTag}) starts at ${Math.round(s.drawing?.top)}px of 844`);
+      if (ex.lab?.controls?.length) {
+        assert.ok(s.controls, `${ex.id}: no controls`);
+        assert.ok(s.controls.top >= 0 && s.controls.bottom <= 844, `${ex.id}: the controls at ${Math.round(s.controls.top)}–${Math.round(s.controls.bottom)}px are not all on the first screen`);
+        assert.ok(s.controls.bottom <= s.drawing.top + 1, `${ex.id}: the controls sit above the picture they change`);
+      }
+    }
+    assert.deepEqual(problems.console, []);
+    await context.close();
+  });
+}
+
+for (const id of REDRAWN_ELSEWHERE) {
+  test(`390×844: ${id}'s drawing on the first screen`, { todo: 'exercise 6 is redrawn on branch visB (issue 24)', timeout: 120000 }, async () => {
+    const { page, context } = await openPage(lab, 'http', { viewport: { width: 390, height: 844 } });
+    await gotoReady(page, urlFor(lab, 'http', { ex: id }));
+    const s = await page.evaluate(firstScreen);
+    await context.close();
+    assert.ok(s.drawing && s.drawing.top < 844 - 80, `${id}: the drawing (${s.drawingTag}) starts at ${Math.round(s.drawing?.top)}px of 844`);
+  });
+}
+
+// The seed's example by the formulas: q = x₁ = (1, 0), keys in the order given.
+function handCalc(keys) {
+  const q = [1, 0];
+  const dots = keys.map((k) => q[0] * k[0] + q[1] * k[1]);
+  const scores = dots.map((d) => d / Math.sqrt(2));
+  const e = scores.map((s) => Math.exp(s));
+  const weights = e.map((v) => v / (e[0] + e[1]));
+  const output = [0, 1].map((c) => weights[0] * keys[0][c] + weights[1] * keys[1][c]);
+  return { dots, scores, weights, output };
+}
+
+const steps = (page, order) =>
+  page.evaluate((k) => [...document.querySelectorAll(`.hc-order[data-order="${k}"] .hc-step`)].map((s) => ({ step: s.dataset.step, state: s.dataset.state, vals: [...s.querySelectorAll('.hc-val')].map((v) => v.textContent), values: [...s.querySelectorAll('.hc-cell')].map((c) => (c.dataset.value === undefined ? null : Number(c.dataset.value))), label: s.getAttribute('aria-label') })), order);
+
+test('exercise 3: no answer on the page before it is given; a step lights up as it is typed and fills in once right; linked to its question by hover and by Tab', { timeout: 300000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'hand-calc' }));
+  const A = handCalc([[1, 0], [0, 1]]);
+  const B = handCalc([[0, 1], [1, 0]]);
+  // Before any answer: every step '?', and none of the answers in the drawing's text or labels.
+  for (const k of [0, 1]) for (const s of await steps(page, k)) assert.deepEqual([s.state, ...new Set(s.vals)], ['todo', '?'], `order ${k} ${s.step}`);
+  const drawn = await page.locator('.w-handcalc').evaluate((el) => el.innerText + [...el.querySelectorAll('[aria-label]')].map((e) => e.getAttribute('aria-label')).join(' '));
+  for (const v of [...A.scores, ...A.weights, ...B.weights].filter((x) => x !== 0).map((x) => x.toFixed(3))) assert.ok(!drawn.includes(v), `${v} is on the page before it was given`);
+  // Typing lights the step with the student's own number; nothing else changes.
+  await page.locator('[data-question="scaled-a"] input[data-field="0"]').fill('0.7');
+  let a = await steps(page, 0);
+  assert.equal(a.find((s) => s.step === 'scores').state, 'typing');
+  assert.deepEqual(a.find((s) => s.step === 'scores').vals, ['0.7', '?']);
+  assert.ok(a.filter((s) => s.step !== 'scores').every((s) => s.state === 'todo'));
+  // Answered right, step by step: the core's numbers, equal to the formula's.
+  const answers = { 'dots-a': ['1', '0'], 'scaled-a': ['0.707', '0'], 'softmax-a': ['0.670', '0.330'], 'output-a': ['0.670', '0.330'] };
+  const names = { 'dots-a': 'dots', 'scaled-a': 'scores', 'softmax-a': 'weights', 'output-a': 'output' };
+  for (const [id, vals] of Object.entries(answers)) {
+    const r = await answerNumeric(page, id, vals);
+    assert.equal(r.cls, 'feedback correct', `${id}: ${r.text}`);
+    await settled(page);
+    a = await steps(page, 0);
+    const s = a.find((x) => x.step === names[id]);
+    assert.equal(s.state, 'done', id);
+    s.values.forEach((v, i) => assert.ok(Math.abs(v - A[names[id]][i]) < 1e-5, `${id}[${i}]: drawn ${v}, formula ${A[names[id]][i]}`));
+    assert.deepEqual(s.vals, A[names[id]].map((v) => v.toFixed(3)));
+  }
+  // The softmax bars are as long as the weights.
+  const bars = await page.locator('.hc-order[data-order="0"] .hc-bar').evaluateAll((els) => els.map((b) => b.getBoundingClientRect().width / b.parentElement.getBoundingClientRect().width));
+  bars.forEach((f, i) => assert.ok(Math.abs(f - A.weights[i]) < 0.02, `bar ${i}: ${f}`));
+  await page.screenshot({ path: join(artifacts, 'visuals-a-hand-calc-order-a.png') });
+  // Order B is still unanswered: nothing of it shown.
+  for (const s of await steps(page, 1)) assert.equal(s.state, 'todo');
+  // Hover a step: its question lights up.
+  await page.locator('.hc-order[data-order="1"] .hc-step[data-step="weights"]').hover();
+  assert.deepEqual(await page.locator('.question.hc-linked').evaluateAll((els) => els.map((e) => e.dataset.question)), ['softmax-b']);
+  await page.mouse.move(1, 1);
+  // Tab into a question's field: its step lights up; Tab to a step: its question does.
+  await page.locator('h1').click();
+  await tabUntil(page, () => document.activeElement?.closest('[data-question]')?.dataset.question === 'dots-b');
+  assert.deepEqual(await page.locator('.hc-step.linked').evaluateAll((els) => els.map((e) => `${e.closest('.hc-order').dataset.order}:${e.dataset.step}`)), ['1:dots']);
+  await page.locator('h1').click();
+  await tabUntil(page, () => document.activeElement?.matches('.hc-order[data-order="1"] .hc-step[data-step="output"]'));
+  assert.deepEqual(await page.locator('.question.hc-linked').evaluateAll((els) => els.map((e) => e.dataset.question)), ['output-b']);
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
+const TAU = 10000;
+const pe = (pos, dim, D) => {
+  const i = Math.floor(dim / 2);
+  const a = pos / TAU ** ((2 * i) / D);
+  return dim % 2 === 0 ? Math.sin(a) : Math.cos(a);
+};
+
+const posState = (page) =>
+  page.evaluate(() => ({
+    cells: [...new Set([...document.querySelectorAll('.w-pe-table .hm-cell.hl-pos')].map((c) => c.dataset.hlPos))],
+    count: document.querySelectorAll('.w-pe-table .hm-cell.hl-pos').length,
+    chips: [...document.querySelectorAll('.chip.hl-pos')].map((c) => c.dataset.pos),
+    labels: [...new Set([...document.querySelectorAll('.w-attention-lines .line-label.hl-pos')].map((c) => c.dataset.hlPos))],
+    clocks: [...document.querySelectorAll('.w-clocks .clock')].map((c) => [Number(c.dataset.sin), Number(c.dataset.cos)]),
+    line: document.querySelector('.pe-hl-line')?.textContent ?? '',
+  }));
+
+test('exercise 4: a position lit by mouse and by keyboard lights the encoding\'s column, the chip, the lines\' labels and turns the clocks; reordering with position information colours the difference', { timeout: 300000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'add-position', lang: 'en' }));
+  const D = 8;
+  const clocksAt = async (pos) => {
+    await page.waitForFunction((p) => Math.abs(Number(document.querySelector('.w-clocks .clock[data-pair="0"]')?.dataset.sin) - Math.sin(p)) < 1e-4, pos);
+    await settled(page);
+    const s = await posState(page);
+    s.clocks.forEach(([sin, cos], i) => {
+      assert.ok(Math.abs(sin - pe(pos, 2 * i, D)) < 1e-4, `clock ${i} sin at ${pos}`);
+      assert.ok(Math.abs(cos - pe(pos, 2 * i + 1, D)) < 1e-4, `clock ${i} cos at ${pos}`);
+    });
+    return s;
+  };
+  // Mouse: the lines' query label at position 2 (the third token).
+  await page.locator('.w-attention-lines .line-label[role="button"][data-hl-pos="2"]').hover();
+  let s = await clocksAt(2);
+  assert.deepEqual(s.cells, ['2']);
+  assert.equal(s.count, D, 'one column of D cells');
+  assert.deepEqual(s.chips, ['2']);
+  assert.deepEqual(s.labels, ['2']);
+  assert.match(s.line, /Position 2/);
+  // Keyboard: Tab to the chips (the first is the focusable one), then → to the next.
+  await page.mouse.move(1, 1);
+  await page.locator('h1').click();
+  await tabUntil(page, () => document.activeElement?.classList.contains('chip'));
+  s = await clocksAt(0);
+  assert.deepEqual(s.cells, ['0']);
+  assert.deepEqual(s.chips, ['0']);
+  await page.keyboard.press('ArrowRight');
+  s = await clocksAt(1);
+  assert.deepEqual(s.cells, ['1']);
+  assert.deepEqual(s.labels, ['1']);
+  // Reorder by keyboard (grab, move, drop): with sinusoidal information the difference is coloured.
+  await page.keyboard.press('Space');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Space');
+  await settled(page);
+  const coloured = await page.locator('.diff-cell.pos, .diff-cell.neg').count();
+  assert.ok(coloured > 0, 'no coloured difference with position information');
+  // With none, the same reorder leaves every cell grey.
+  await page.selectOption('#ctl-pe', 'none');
+  await settled(page);
+  assert.equal(await page.locator('.diff-cell.pos, .diff-cell.neg').count(), 0);
+  assert.ok((await page.locator('.diff-cell.zero').count()) > 0);
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
+test('exercise 10: the lines are softmax(−m·distance); a query lit by hover or Tab lights its lines, its row and its curves; no slope printed', { timeout: 300000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'alibi' }));
+  const H = 4;
+  const L = 16;
+  const slope = (hd) => 2 ** ((-8 * (hd + 1)) / H);
+  const weight = (hd, q, k) => {
+    let z = 0;
+    for (let j = 0; j <= q; j++) z += Math.exp(-slope(hd) * (q - j));
+    return Math.exp(-slope(hd) * (q - k)) / z;
+  };
+  const lines = () => page.locator('.aloc-line').evaluateAll((ps) => ps.map((p) => ({ q: Number(p.dataset.query), k: Number(p.dataset.key), w: Number(p.dataset.weight), lit: p.classList.contains('lit') })));
+  let ls = await lines();
+  const expected = [];
+  for (let q = 0; q < L; q++) for (let k = 0; k <= q; k++) if (weight(0, q, k) >= 0.01) expected.push([q, k]);
+  assert.deepEqual(ls.map((l) => [l.q, l.k]).sort((a, b) => a[0] - b[0] || a[1] - b[1]), expected, 'one line per pair of weight ≥ 0.01');
+  for (const l of ls) assert.ok(Math.abs(l.w - weight(0, l.q, l.k)) < 1e-5, `(${l.q}, ${l.k}): ${l.w}`);
+  // No slope on the page's picture (m₁ = 0.25 is the question below it).
+  const text = await page.locator('.w-alibi-locality').innerText();
+  assert.ok(!/0\.25\b|0\.2500/.test(text), 'a slope is printed');
+  // Hover query 10 (index 9): only its lines lit, its row framed, the curves its weights.
+  await page.locator('.aloc-q[data-query="9"]').hover();
+  ls = await lines();
+  assert.ok(ls.filter((l) => l.lit).length > 0 && ls.filter((l) => l.lit).every((l) => l.q === 9));
+  const frameY = Number(await page.locator('.aloc-frame').getAttribute('y'));
+  assert.ok(Math.abs(frameY - (9 * 200) / L) < 1e-6, `frame at ${frameY}`);
+  assert.match(await page.locator('.aloc-curve-caption').textContent(), /クエリ 10/);
+  assert.match(await page.locator('.aloc-readout').textContent(), new RegExp(weight(0, 9, 9).toFixed(3)));
+  // Head 3: its lines.
+  await page.click('.w-alibi-locality .head-picker [data-head="2"]');
+  ls = await lines();
+  for (const l of ls) assert.ok(Math.abs(l.w - weight(2, l.q, l.k)) < 1e-5, `head 3 (${l.q}, ${l.k})`);
+  // Keyboard: Tab to the first query: its lines are lit.
+  await page.mouse.move(1, 1);
+  await page.locator('h1').click();
+  await tabUntil(page, () => document.activeElement?.matches('.aloc-q'));
+  const q = Number(await page.evaluate(() => document.activeElement.dataset.query));
+  assert.equal(q, 0);
+  ls = await lines();
+  assert.ok(ls.filter((l) => l.lit).length === 1 && ls.find((l) => l.lit).q === 0);
+  await page.keyboard.press('Tab');
+  assert.match(await page.locator('.aloc-curve-caption').textContent(), /クエリ 2/);
+  assert.deepEqual(await axeViolations(page), []);
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});

@@ -1,0 +1,274 @@
+// ALiBi's distance penalty where it shows: a sequence of L tokens (width D, the lab's) whose
+// every q·k is the same (zero vectors, identity weights, causal mask), so
+// that the attention weights are the bias's alone. Three views of one head,
+// linked by the query: the attention lines (each query to the keys it
+// weighs), the bias map −m·|i − j| (the core's alibiBias) and the fall-off
+// curves of every head (the chosen query's weights by distance). Point at or
+// focus a query (a line's label or a row of the map) and its lines light,
+// its row is framed, and the curves show its weights. No slope is printed
+// here: exercise 10's question asks for m₁, and the slopes' table below
+// opens once it is answered. Every number comes from the core (forward,
+// alibiBias); the page only places and colours them.
+import { h, fmt, errorBox } from '../dom.js';
+import { t } from '../i18n.js';
+import { tableToggle } from './common.js';
+import { morphChildren } from './morph.js';
+import { viridis } from './heatmap.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+function s(tag, attrs = {}) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined) el.setAttribute(k, String(v));
+  return el;
+}
+const HEAD_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#56B4E9', '#E69F00', '#000000', '#8a6d00'];
+const HEAD_DASHES = ['', '6 3', '2 3', '8 3 2 3', '1 2', '10 4', '4 2 1 2', '3 6'];
+const MIN_WEIGHT = 0.01;
+
+export function mount(el, block, ctx) {
+  const w = { state: { length: block.length ?? 16, head: 0, query: null }, result: null, error: null };
+  const lengthId = `${block.id}-length`;
+  const lengthInput = h('input', { type: 'range', id: lengthId, min: 8, max: 32, step: 1, value: w.state.length, class: 'clock-slider' });
+  const lengthOut = h('output', { for: lengthId, class: 'clock-out' }, String(w.state.length));
+  const heads = h('div', { class: 'head-picker', role: 'group', 'aria-label': t('lines.heads') });
+  const errorSlot = h('div');
+  const figure = h('div', { class: 'aloc-views' });
+  const readout = h('p', { class: 'readout aloc-readout', 'aria-live': 'polite' });
+  const tableBox = h('div', { class: 'table-scroll', tabindex: '0', hidden: true });
+  el.append(
+    h('p', { class: 'widget-lead' }, t('aloc.lead')),
+    h('div', { class: 'aloc-controls' }, heads, h('div', { class: 'clock-control' }, h('label', { for: lengthId }, t('alibi.length')), lengthInput, lengthOut)),
+    errorSlot,
+    figure,
+    readout,
+    tableToggle(tableBox),
+    tableBox,
+  );
+  lengthInput.addEventListener('input', () => {
+    w.state.length = Number(lengthInput.value);
+    lengthOut.textContent = lengthInput.value;
+    if (w.state.query !== null && w.state.query >= w.state.length) w.state.query = null;
+    w.update();
+  });
+
+  let data = null; // { H, L, att, bias, lowest }
+  const linesSvg = s('svg', { class: 'aloc-lines', role: 'group' });
+  const mapSvg = s('svg', { class: 'aloc-map', role: 'img' });
+  const curveSvg = s('svg', { class: 'aloc-curves', role: 'img' });
+  figure.append(
+    h('figure', { class: 'aloc-panel' }, h('figcaption', {}, t('aloc.lines_caption')), linesSvg),
+    h('figure', { class: 'aloc-panel' }, h('figcaption', {}, t('aloc.map_caption')), mapSvg, h('div', { class: 'hm-legend', 'aria-hidden': 'true' }, h('span', {}, t('aloc.legend_far')), h('span', { class: 'hm-legend-bar' }), h('span', {}, '0'))),
+    h('figure', { class: 'aloc-panel aloc-curve-panel' }, h('figcaption', { class: 'aloc-curve-caption' }), curveSvg),
+  );
+
+  // Leaving the lines or the map (mouse) or the queries (focus) lets the last query speak again.
+  const focusedQuery = () => (linesSvg.contains(document.activeElement) && document.activeElement.matches('.aloc-q') ? Number(document.activeElement.dataset.query) : null);
+  linesSvg.addEventListener('mouseleave', () => setQuery(focusedQuery()));
+  mapSvg.addEventListener('mouseleave', () => setQuery(focusedQuery()));
+  linesSvg.addEventListener('focusout', (e) => {
+    if (!linesSvg.contains(e.relatedTarget)) setQuery(null);
+  });
+  const weight = (hd, q, k) => data.att[(hd * data.L + q) * data.L + k];
+  const queryNow = () => (w.state.query ?? data.L - 1);
+
+  const setQuery = (q) => {
+    if (q === w.state.query) return;
+    w.state.query = q;
+    light();
+  };
+
+  const drawHeads = () => {
+    morphChildren(
+      heads,
+      Array.from({ length: data.H }, (_, i) => {
+        const b = h('button', { type: 'button', class: w.state.head === i ? 'head-button' : 'head-button secondary', 'aria-pressed': String(w.state.head === i), 'data-head': String(i) }, h('span', { class: 'head-swatch', style: `border-top: 3px ${HEAD_DASHES[i % 8] ? 'dashed' : 'solid'} ${HEAD_COLOURS[i % 8]}`, 'aria-hidden': 'true' }), t('lines.head', { n: i + 1 }));
+        b.addEventListener('click', () => {
+          w.state.head = Number(b.dataset.head);
+          drawHeads();
+          draw();
+        });
+        return b;
+      }),
+    );
+  };
+
+  // The lines and the map of the chosen head (rebuilt when the head or the length changes).
+  const draw = () => {
+    const { L, lowest } = data;
+    const hd = w.state.head;
+    // Lines: queries at the left, keys at the right, one row per position.
+    const ROW = L > 20 ? 14 : 18;
+    const top = 22;
+    const LW = 260;
+    const X0 = 44;
+    const X1 = LW - 44;
+    const y = (p) => top + p * ROW + ROW / 2;
+    linesSvg.setAttribute('viewBox', `0 0 ${LW} ${top + L * ROW + 6}`);
+    linesSvg.setAttribute('aria-label', t('aloc.lines_aria', { L, h: hd + 1 }));
+    const lines = s('g', { class: 'aloc-line-g' });
+    for (let q = 0; q < L; q++)
+      for (let k = 0; k <= q; k++) {
+        const wt = weight(hd, q, k);
+        if (!(wt >= MIN_WEIGHT)) continue;
+        lines.append(s('path', { class: 'aloc-line', d: `M ${X0 + 4} ${y(q)} C ${(X0 + X1) / 2} ${y(q)}, ${(X0 + X1) / 2} ${y(k)}, ${X1 - 4} ${y(k)}`, stroke: HEAD_COLOURS[hd % 8], 'stroke-dasharray': HEAD_DASHES[hd % 8] || undefined, 'stroke-width': (0.6 + 6 * wt).toFixed(2), opacity: (0.25 + 0.75 * wt).toFixed(2), 'data-query': q, 'data-key': k, 'data-weight': wt }));
+      }
+    const labels = s('g', { class: 'aloc-labels' });
+    const every = L > 20 ? 2 : 1;
+    for (let p = 0; p < L; p++) {
+      const g = s('g', { class: 'aloc-q', tabindex: '0', role: 'button', 'data-query': p, 'aria-label': t('aloc.query_aria', { p: p + 1 }) });
+      g.append(s('rect', { x: 0, y: y(p) - ROW / 2, width: X0, height: ROW, fill: 'transparent' }));
+      const text = s('text', { x: X0 - 4, y: y(p), 'text-anchor': 'end', 'dominant-baseline': 'middle' });
+      text.textContent = p % every === 0 || p === L - 1 ? String(p + 1) : '·';
+      g.append(text);
+      g.addEventListener('mouseenter', () => setQuery(p));
+      g.addEventListener('focus', () => setQuery(p));
+      labels.append(g);
+      if (p % every === 0 || p === L - 1) {
+        const kt = s('text', { x: X1 + 4, y: y(p), 'dominant-baseline': 'middle', class: 'aloc-k', 'aria-hidden': 'true' });
+        kt.textContent = String(p + 1);
+        labels.append(kt);
+      }
+    }
+    const heading = s('g', { class: 'aloc-heading', 'aria-hidden': 'true' });
+    const hq = s('text', { x: X0 - 4, y: 12, 'text-anchor': 'end' });
+    hq.textContent = t('lines.queries');
+    const hk = s('text', { x: X1 + 4, y: 12 });
+    hk.textContent = t('lines.keys');
+    heading.append(hq, hk);
+    linesSvg.replaceChildren(lines, labels, heading);
+
+    // The bias map of the head, one colour scale for every head (the steepest head's far corner to 0).
+    const C = 200 / L;
+    mapSvg.setAttribute('viewBox', `-26 -4 ${200 + 30} ${200 + 24}`);
+    mapSvg.setAttribute('aria-label', t('aloc.map_aria', { L, h: hd + 1 }));
+    const cells = s('g');
+    for (let q = 0; q < L; q++) {
+      const row = s('g', { class: 'aloc-row', 'data-query': q });
+      row.addEventListener('mouseenter', () => setQuery(q));
+      for (let k = 0; k < L; k++) {
+        const b = data.bias[(hd * L + q) * L + k];
+        row.append(s('rect', { x: k * C, y: q * C, width: C + 0.3, height: C + 0.3, fill: k > q ? '#e6e8eb' : viridis(1 - b / lowest).css, class: k > q ? 'masked' : undefined }));
+      }
+      cells.append(row);
+    }
+    const frame = s('rect', { class: 'aloc-frame', x: 0, y: 0, width: 200, height: C, fill: 'none' });
+    const axis = s('g', { class: 'aloc-axis', 'aria-hidden': 'true' });
+    for (const p of [0, L - 1]) {
+      const a = s('text', { x: -4, y: p * C + C / 2, 'text-anchor': 'end', 'dominant-baseline': 'middle' });
+      a.textContent = String(p + 1);
+      const b = s('text', { x: p * C + C / 2, y: 200 + 14, 'text-anchor': 'middle' });
+      b.textContent = String(p + 1);
+      axis.append(a, b);
+    }
+    mapSvg.replaceChildren(cells, frame, axis);
+
+    // The table twin: the chosen head's weights.
+    morphChildren(tableBox, [
+      h(
+        'table',
+        { class: 'vec-table aloc-table' },
+        h('caption', {}, t('aloc.table_caption', { h: hd + 1, L })),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('lines.query_key')), ...Array.from({ length: L }, (_, k) => h('th', { scope: 'col' }, String(k + 1))))),
+        h('tbody', {}, ...Array.from({ length: L }, (_, q) => h('tr', {}, h('th', { scope: 'row' }, String(q + 1)), ...Array.from({ length: L }, (_, k) => h('td', {}, k > q ? '–' : fmt(weight(hd, q, k))))))),
+      ),
+    ]);
+    light();
+  };
+
+  // What follows the chosen query: its lines lit, its row framed, the curves of its weights.
+  const light = () => {
+    if (!data) return;
+    const { H, L } = data;
+    const q = queryNow();
+    const pointed = w.state.query !== null;
+    linesSvg.classList.toggle('focused', pointed);
+    for (const p of linesSvg.querySelectorAll('.aloc-line')) p.classList.toggle('lit', pointed && Number(p.dataset.query) === q);
+    for (const g of linesSvg.querySelectorAll('.aloc-q')) g.classList.toggle('hl', Number(g.dataset.query) === q);
+    const C = 200 / L;
+    mapSvg.querySelector('.aloc-frame')?.setAttribute('y', String(q * C));
+    // Curves: the query's weight on the key d tokens back, every head.
+    const CW = 260;
+    const CH = 200;
+    const pad = { l: 38, r: 10, t: 8, b: 36 };
+    const xMax = Math.max(1, L - 1);
+    // The y axis up to the largest weight of this query (rounded up to a tenth), so that a long row's small weights still read.
+    let top = 0;
+    for (let hd = 0; hd < H; hd++) for (let d = 0; d <= q; d++) top = Math.max(top, weight(hd, q, q - d));
+    const yTop = Math.min(1, Math.max(0.1, Math.ceil(top * 10 - 1e-9) / 10));
+    const X = (d) => pad.l + (d / xMax) * (CW - pad.l - pad.r);
+    const Y = (v) => pad.t + (1 - v / yTop) * (CH - pad.t - pad.b);
+    curveSvg.setAttribute('viewBox', `0 0 ${CW} ${CH}`);
+    curveSvg.setAttribute('aria-label', t('aloc.curves_aria', { q: q + 1, H }));
+    const parts = [];
+    const axis = s('g', { class: 'aloc-axis' });
+    axis.append(s('line', { x1: pad.l, y1: Y(0), x2: CW - pad.r, y2: Y(0), class: 'aloc-axis-line' }), s('line', { x1: pad.l, y1: Y(0), x2: pad.l, y2: Y(yTop), class: 'aloc-axis-line' }));
+    for (const v of [0, yTop / 2, yTop]) {
+      const tx = s('text', { x: pad.l - 4, y: Y(v), 'text-anchor': 'end', 'dominant-baseline': 'middle' });
+      tx.textContent = fmt(v, 2);
+      axis.append(tx);
+    }
+    for (const d of [0, Math.round(xMax / 2), xMax]) {
+      const tx = s('text', { x: X(d), y: Y(0) + 13, 'text-anchor': 'middle' });
+      tx.textContent = String(d);
+      axis.append(tx);
+    }
+    const xl = s('text', { x: (pad.l + CW - pad.r) / 2, y: CH - 3, 'text-anchor': 'middle', class: 'aloc-axis-title' });
+    xl.textContent = t('alibi.distance');
+    axis.append(xl);
+    parts.push(axis);
+    const curves = [];
+    for (let hd = 0; hd < H; hd++) {
+      const ys = Array.from({ length: q + 1 }, (_, d) => weight(hd, q, q - d));
+      curves.push(ys);
+      const dpath = ys.map((v, d) => `${d ? 'L' : 'M'} ${X(d).toFixed(1)} ${Y(v).toFixed(1)}`).join(' ');
+      parts.push(s('path', { d: dpath, fill: 'none', stroke: HEAD_COLOURS[hd % 8], 'stroke-dasharray': HEAD_DASHES[hd % 8] || undefined, 'stroke-width': hd === w.state.head ? 3 : 1.4, opacity: hd === w.state.head ? 1 : 0.55, class: 'aloc-curve', 'data-head': hd }));
+    }
+    curveSvg.replaceChildren(...parts);
+    el.querySelector('.aloc-curve-caption').textContent = t('aloc.curves_caption', { q: q + 1 });
+    const first = curves[w.state.head];
+    const text = t('aloc.readout', { q: q + 1, h: w.state.head + 1, w0: fmt(first[0]), w1: fmt(first[1] ?? 0) });
+    if (readout.textContent !== text) readout.textContent = text;
+    w.result = { L, H, head: w.state.head, query: q, curves, yTop };
+  };
+
+  let seq = 0;
+  w.prepare = async () => {
+    const mine = ++seq;
+    const lab = ctx.lab();
+    const H = block.heads ?? lab.heads;
+    const L = w.state.length;
+    try {
+      const [r, b] = await Promise.all([
+        ctx.core.call('forward', { vectors: Array.from({ length: L }, () => new Array(lab.d).fill(0)), pe: 'alibi', heads: H, weights: 'identity', causal: true }),
+        ctx.core.call('alibiBias', { length: L, heads: H }),
+      ]);
+      return () => {
+        if (mine !== seq) return;
+        let lowest = -1e-9;
+        for (const v of b.bias.data) lowest = Math.min(lowest, v);
+        data = { H, L, att: r.attention.data, bias: b.bias.data, lowest };
+        if (w.state.head >= H) w.state.head = 0;
+        w.error = null;
+        errorSlot.replaceChildren();
+        figure.hidden = false;
+        drawHeads();
+        draw();
+      };
+    } catch (e) {
+      return () => {
+        if (mine !== seq) return;
+        data = null;
+        w.result = null;
+        w.error = e;
+        // Nothing of the last accepted head count stays beside the error.
+        figure.hidden = true;
+        heads.replaceChildren();
+        readout.textContent = '';
+        tableBox.replaceChildren();
+        errorSlot.replaceChildren(errorBox(e));
+      };
+    }
+  };
+  w.update = async () => (await w.prepare())?.();
+  return w;
+}
