@@ -30,7 +30,8 @@ AttemptResult malformed(const std::string& message) {
 
 namespace {
 
-// Counts code points (the text is UTF-8 from JSON).
+// Counts code points (the text is UTF-8 from JSON). Not grading::code_points
+// (grade_submission.cpp): on bytes that are not UTF-8 the two count differently.
 std::size_t code_points(const std::string& s) {
     std::size_t n = 0;
     for (std::size_t i = 0; i < s.size(); ++n) next_code_point(s, i);
