@@ -24,7 +24,7 @@ g::GradingExercises* exercises = nullptr;
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
     std::vector<json> list;
     for (const char* f : {"tests/fixtures/exercises/grading-demo.yaml", "exercises/01-reorder.yaml",
-                          "exercises/05-causal-mask.yaml", "exercises/07-rope.yaml", "exercises/08-alibi.yaml"})
+                          "exercises/05-causal-mask.yaml", "exercises/08-rope.yaml", "exercises/10-alibi.yaml"})
         list.push_back(poslab::cli::load_exercise_file(std::string(POSLAB_SOURCE_DIR) + "/" + f));
     exercises = new g::GradingExercises(g::grading_exercises(list));
     return 0;

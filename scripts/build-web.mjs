@@ -12,8 +12,9 @@
 //   instructor.html + instructor.js (the class results page, IIFE),
 //   and beside each text or wasm file its .br and .gz copy for the server
 //   (scripts/precompress.mjs; rewritten only when the file changed).
+// The Workers' sources are web/js/core/{worker,train-worker,table-worker}.js.
 // app.js also carries both Workers' code as text: from file:// the page makes
-// its Workers from blob: URLs (web/js/core-loader.js).
+// its Workers from blob: URLs (web/js/core/core-loader.js).
 // The exercises (exercises/*.yaml) are validated against
 // exercises/exercise.schema.json and embedded in app.js, so the page needs no
 // fetch() and works from file://. A bad exercise file stops the build with a
@@ -79,7 +80,7 @@ const common = {
 try {
   const workerSources = {};
   for (const name of ['worker.js', 'train-worker.js', 'table-worker.js']) {
-    const out = await build({ ...common, entryPoints: [join(web, 'js', name)], write: false });
+    const out = await build({ ...common, entryPoints: [join(web, 'js', 'core', name)], write: false });
     workerSources[name] = out.outputFiles[0].text;
     writeFileSync(join(dist, name), workerSources[name]);
   }

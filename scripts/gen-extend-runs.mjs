@@ -16,12 +16,12 @@ import { load } from 'js-yaml';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const poslab = process.argv[2] ?? join(root, 'build/native/poslab');
-const exercise = load(readFileSync(join(root, 'exercises/07b-rope-extend.yaml'), 'utf8'));
+const exercise = load(readFileSync(join(root, 'exercises/09-rope-extend.yaml'), 'utf8'));
 const question = exercise.blocks.find((b) => b.answer_from?.extend_run);
-if (!question) throw new Error('exercises/07b-rope-extend.yaml has no question with answer_from.extend_run');
+if (!question) throw new Error('exercises/09-rope-extend.yaml has no question with answer_from.extend_run');
 const args = question.answer_from.extend_run.args ?? {};
 const seeds = [...new Set((exercise.lab?.run_seeds ?? []).flat())].sort((a, b) => a - b);
-if (!seeds.length) throw new Error('exercises/07b-rope-extend.yaml: lab.run_seeds lists no seed');
+if (!seeds.length) throw new Error('exercises/09-rope-extend.yaml: lab.run_seeds lists no seed');
 
 const flags = ['extend', '--seeds', seeds.join(',')];
 for (const [key, value] of Object.entries(args)) {

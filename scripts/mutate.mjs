@@ -74,9 +74,12 @@ for (const f of readdirSync(join(root, 'cpp/include/poslab')).filter((f) => f.en
   reach.set(name, deps);
 }
 // Sources whose header has another name (train_model.cpp implements
-// tiny_transformer.hpp, grade_submission.cpp part of grading.hpp). A source with
+// tiny_transformer.hpp; grade_submission.cpp and grading_*.cpp implement grading.hpp). A source with
 // neither its own header nor an entry here gets every test (testsFor: null).
-const implementedBy = { tiny_transformer: ['train_model'], grading: ['grade_submission'] };
+const implementedBy = {
+  tiny_transformer: ['train_model'],
+  grading: readdirSync(join(root, 'cpp/src')).filter((f) => /^grad(ing_.*|e_submission)\.cpp$/.test(f)).map((f) => f.replace(/\.cpp$/, '')),
+};
 for (const [header, sources] of Object.entries(implementedBy))
   for (const s of sources) for (const d of includesOf(join(root, 'cpp/src', `${s}.cpp`))) reach.get(header)?.add(d);
 const sourceModule = (file) => {

@@ -450,7 +450,7 @@ json code_run(const json& q, const json& results) {
     return code_compare(q, cases, results, true);
 }
 
-// Called by check_attempt (grading.cpp) for a code question.
+// Called by check_attempt (grading_verdict.cpp) for a code question.
 AttemptResult check_code_attempt(const json& q, const json& answer, const json& variant) {
     AttemptResult r;
     auto malformed = [&](const std::string& m) {

@@ -181,38 +181,44 @@ GradingExercises grading_exercises(const std::vector<json>& exercises, const std
     return out;
 }
 
-json grade_submission_value(const json& sub, const std::string& path, const GradingExercises& exercises,
-                            const json& code_results) {
-    json rows = json::array();
-    auto row = [&](const std::string& learner, const std::string& exercise, const std::string& status,
-                   const std::string& message = "", const json& part = nullptr) {
-        return submission_row(path, learner, exercise, status, message, part.is_null() ? json::array() : json::array({part}));
-    };
-    if (!sub.is_object() || !sub.contains("format") || sub["format"] != "position-lab-submission") {
-        rows.push_back(row("", "", "invalid_file", "not a Position Lab submission (format is not \"position-lab-submission\")",
-                           detail("not_submission")));
-        return rows;
-    }
-    if (!sub.contains("version") || !sub["version"].is_number_integer() || sub["version"] != 1) {
-        rows.push_back(row("", "", "invalid_file",
-                           "submission version " + (sub.contains("version") ? sub["version"].dump() : std::string("(none)")) +
-                               " is not supported (this grader reads version 1, the number)",
-                           detail("bad_version", {{"version", sub.contains("version") ? sub["version"].dump() : std::string("-")}})));
-        return rows;
-    }
-    if (!sub.contains("learner") || !sub["learner"].is_string() || !sub.contains("exercises") || !sub["exercises"].is_array()) {
-        rows.push_back(row("", "", "invalid_file", "a submission needs a learner id (text) and a list of exercises", detail("no_learner")));
-        return rows;
-    }
+namespace {
+
+// A row of the file being graded, with `part` (if any) its one detail.
+json file_row(const std::string& path, const std::string& learner, const std::string& exercise, const std::string& status,
+              const std::string& message = "", const json& part = nullptr) {
+    return submission_row(path, learner, exercise, status, message, part.is_null() ? json::array() : json::array({part}));
+}
+
+// Step 1, the file as a whole: its format, version and learner id. The file's
+// one row when it is refused, else null.
+json refused_file(const json& sub, const std::string& path) {
+    if (!sub.is_object() || !sub.contains("format") || sub["format"] != "position-lab-submission")
+        return file_row(path, "", "", "invalid_file", "not a Position Lab submission (format is not \"position-lab-submission\")",
+                        detail("not_submission"));
+    if (!sub.contains("version") || !sub["version"].is_number_integer() || sub["version"] != 1)
+        return file_row(path, "", "", "invalid_file",
+                        "submission version " + (sub.contains("version") ? sub["version"].dump() : std::string("(none)")) +
+                            " is not supported (this grader reads version 1, the number)",
+                        detail("bad_version", {{"version", sub.contains("version") ? sub["version"].dump() : std::string("-")}}));
+    if (!sub.contains("learner") || !sub["learner"].is_string() || !sub.contains("exercises") || !sub["exercises"].is_array())
+        return file_row(path, "", "", "invalid_file", "a submission needs a learner id (text) and a list of exercises", detail("no_learner"));
     const std::string learner = sub["learner"].get<std::string>();
-    if (const Problem p = learner_id_detail(learner); !p.empty()) {
-        rows.push_back(submission_row(path, "", "", "invalid_file", p));
-        return rows;
-    }
-    // Entries for one exercise are graded together: a second copy cannot
-    // escape max_attempts, and the row is flagged.
-    std::vector<std::string> order;
-    std::map<std::string, std::vector<const json*>> groups;
+    if (const Problem p = learner_id_detail(learner); !p.empty()) return submission_row(path, "", "", "invalid_file", p);
+    return nullptr;
+}
+
+// Step 2, the entries: those that name an exercise of the folder with its
+// content hash, grouped by exercise (Entries); a row in `rows` for every
+// other entry. Entries for one exercise are graded together: a second copy
+// cannot escape max_attempts, and the row is flagged.
+Entries group_entries(const json& sub, const std::string& path, const GradingExercises& exercises, json& rows) {
+    Entries out;
+    out.learner = sub["learner"].get<std::string>();
+    const std::string& learner = out.learner;
+    std::vector<std::string>& order = out.order;
+    std::map<std::string, std::vector<const json*>>& groups = out.groups;
+    auto row = [&](const std::string& who, const std::string& exercise, const std::string& status,
+                   const std::string& message, const json& part) { return file_row(path, who, exercise, status, message, part); };
     const json& entries = sub["exercises"];
     for (std::size_t k = 0; k < entries.size(); ++k) {
         const json& e = entries[k];
@@ -257,111 +263,148 @@ json grade_submission_value(const json& sub, const std::string& path, const Grad
         if (!groups.count(id)) order.push_back(id);
         groups[id].push_back(&e);
     }
-    for (const std::string& id : order) {
-        const GradingExercise& ex = exercises.at(id);
-        const std::vector<const json*>& group = groups[id];
-        // The variant is recomputed from the learner id: a seed edited in the file changes nothing.
-        const std::uint32_t seed = variant_seed(learner, id, ex.hash);
-        json r = row(learner, id, "graded");
-        json flags = json::array();
-        json attempts = merged_attempts(group);
-        if (group.size() > 1) flags.push_back("duplicate_entries:" + std::to_string(group.size()));
-        try {
-            // Code attempts: the stored status/results/message are replaced by the
-            // out-of-band re-run result (or not_rerun with the reason), before grading.
-            json code_runs = json::object();
-            std::size_t not_rerun = 0;
-            {
-                const std::vector<CodeSlot> slots = code_slots(ex.data, attempts);
-                std::map<std::size_t, const CodeSlot*> counted;
-                for (const CodeSlot& c : slots) counted[c.index] = &c;
-                json variant;
-                for (std::size_t i = 0; i < attempts.size(); ++i) {
-                    json& a = attempts[i];
-                    const std::string qid = a["question"].get<std::string>();
-                    if (find_question(ex.data, qid).value("type", "") != "code" || !is_code_answer(a)) continue;
-                    if (!counted.count(i)) {  // past max_attempts or the cap, or lab-rejected: never graded
-                        a["answer"] = json{{"code", a["answer"]["code"]}, {"status", "not_rerun"}, {"reason", "past_cap"}};
-                        continue;
-                    }
-                    if (variant.is_null()) variant = make_variant(ex.data, seed);
-                    const std::string key = attempt_key(id, qid, i);
-                    const json* result = code_results.is_object() && code_results.contains(key) ? &code_results[key] : nullptr;
-                    const std::size_t hidden = variant["code:" + qid]["hidden"].size();
-                    a["answer"] = rerun_answer(a["answer"], result, hidden, code_results.is_object() ? "no_result" : "no_code_results");
-                    const std::string st = a["answer"]["status"].get<std::string>();
-                    const std::string shown = st == "not_rerun" ? "not_rerun(" + a["answer"]["reason"].get<std::string>() + ")" : st;
-                    if (st == "not_rerun") ++not_rerun;
-                    json& tally = code_runs[qid];
-                    if (!tally.is_object()) tally = json::object();
-                    tally[shown] = tally.value(shown, 0) + 1;
-                }
-            }
-            r["codeRuns"] = code_runs;
-            const json graded = grade_exercise(ex.data, seed, attempts);
-            r["points"] = graded["points"];
-            r["max"] = graded["max"];
-            r["questions"] = graded["questions"];
-            r["rejected"] = graded["rejected"];
-            std::size_t lab_rejected = 0, over = 0;
-            for (const json& x : graded["rejected"]) {
-                if (x["status"] == "lab_not_allowed") ++lab_rejected;
-                else over += x.value("count", std::size_t(0));
-            }
-            if (lab_rejected) flags.push_back("lab_not_allowed:" + std::to_string(lab_rejected));
-            if (over) flags.push_back("too_many_attempts:" + std::to_string(over));
-            if (not_rerun) flags.push_back("not_rerun:" + std::to_string(not_rerun));
-            std::string notes;
-            json details = json::array();
-            double claimed = -1;
-            bool has_claim = false;
-            for (const json* e : group) {
-                if (e->contains("seed") && (*e)["seed"] != json(seed)) {
-                    notes = "the file's seed was not this learner's; graded with " + std::to_string(seed);
-                    details = json::array({detail("seed_replaced", {{"seed", seed}})});
-                }
-                if (e->contains("claimed") && (*e)["claimed"].is_object() && (*e)["claimed"].contains("points") &&
-                    (*e)["claimed"]["points"].is_number()) {
-                    claimed = std::max(claimed, (*e)["claimed"]["points"].get<double>());
-                    has_claim = true;
-                }
-            }
-            if (has_claim) {
-                r["claimedPoints"] = claimed;
-                r["claimedDiffers"] = std::fabs(claimed - graded["points"].get<double>()) > 1e-9;
-            }
-            if (!graded["rejected"].empty()) {
-                const json& first = graded["rejected"][0];
-                notes += (notes.empty() ? "" : "; ") + std::string("not graded: ") + first.value("message", "") +
-                         (graded["rejected"].size() > 1 ? " (and more)" : "");
-                json d = detail("not_graded", {{"more", graded["rejected"].size() > 1}});
-                d["detail"] = first.value("detail", json(nullptr));
-                details.push_back(d);
-            }
-            if (not_rerun) {
-                // Which reasons (too_long, no_result, budget, …), in a stable order.
-                std::map<std::string, int> why;
-                for (const auto& [q, tally] : code_runs.items())
-                    for (const auto& [st, n] : tally.items())
-                        if (st.rfind("not_rerun(", 0) == 0) why[st.substr(10, st.size() - 11)] += n.get<int>();
-                std::string reasons;
-                for (const auto& [w, n] : why) reasons += (reasons.empty() ? "" : ", ") + w;
-                notes += (notes.empty() ? "" : "; ") + std::to_string(not_rerun) + " code attempt(s) not re-run (" + reasons +
-                         "): they score 0";
-                details.push_back(detail("not_rerun", {{"n", not_rerun}, {"reasons", reasons}}));
-            }
-            r["message"] = notes;
-            r["details"] = details;
-        } catch (const std::exception& ex_err) {
-            // The core's error as the page words its errors (err.<code> in web/i18n).
-            json params = json::object();
-            for (const auto& [k, v] : error_params(ex_err)) params[k] = v;
-            r = row(learner, id, error_code(ex_err) == "too_large" ? "too_large" : "invalid_exercise", ex_err.what(),
-                    detail("core_error", {{"error", error_code(ex_err)}, {"errorParams", params}}));
+    return out;
+}
+
+// Step 3, code attempts: the stored status/results/message are replaced by
+// the out-of-band re-run result (or not_rerun with the reason), before
+// grading. Returns the tally {question id: {status: count}}; adds the
+// attempts not re-run to `not_rerun`.
+json rerun_code_attempts(const GradingExercise& ex, const std::string& id, std::uint32_t seed, json& attempts,
+                         const json& code_results, std::size_t& not_rerun) {
+    json code_runs = json::object();
+    const std::vector<CodeSlot> slots = code_slots(ex.data, attempts);
+    std::map<std::size_t, const CodeSlot*> counted;
+    for (const CodeSlot& c : slots) counted[c.index] = &c;
+    json variant;
+    for (std::size_t i = 0; i < attempts.size(); ++i) {
+        json& a = attempts[i];
+        const std::string qid = a["question"].get<std::string>();
+        if (find_question(ex.data, qid).value("type", "") != "code" || !is_code_answer(a)) continue;
+        if (!counted.count(i)) {  // past max_attempts or the cap, or lab-rejected: never graded
+            a["answer"] = json{{"code", a["answer"]["code"]}, {"status", "not_rerun"}, {"reason", "past_cap"}};
+            continue;
         }
-        r["flags"] = flags;
-        rows.push_back(r);
+        if (variant.is_null()) variant = make_variant(ex.data, seed);
+        const std::string key = attempt_key(id, qid, i);
+        const json* result = code_results.is_object() && code_results.contains(key) ? &code_results[key] : nullptr;
+        const std::size_t hidden = variant["code:" + qid]["hidden"].size();
+        a["answer"] = rerun_answer(a["answer"], result, hidden, code_results.is_object() ? "no_result" : "no_code_results");
+        const std::string st = a["answer"]["status"].get<std::string>();
+        const std::string shown = st == "not_rerun" ? "not_rerun(" + a["answer"]["reason"].get<std::string>() + ")" : st;
+        if (st == "not_rerun") ++not_rerun;
+        json& tally = code_runs[qid];
+        if (!tally.is_object()) tally = json::object();
+        tally[shown] = tally.value(shown, 0) + 1;
     }
+    return code_runs;
+}
+
+// Step 4, the row's flags: attempts refused for their lab settings, past the
+// per-question cap, and code attempts not re-run.
+void add_flags(json& flags, const json& graded, std::size_t not_rerun) {
+    std::size_t lab_rejected = 0, over = 0;
+    for (const json& x : graded["rejected"]) {
+        if (x["status"] == "lab_not_allowed") ++lab_rejected;
+        else over += x.value("count", std::size_t(0));
+    }
+    if (lab_rejected) flags.push_back("lab_not_allowed:" + std::to_string(lab_rejected));
+    if (over) flags.push_back("too_many_attempts:" + std::to_string(over));
+    if (not_rerun) flags.push_back("not_rerun:" + std::to_string(not_rerun));
+}
+
+// Step 5, the row's claimed points and its message and details: a seed in
+// the file that was not the learner's, the first attempt not graded, the
+// code attempts not re-run and why.
+void add_notes(json& r, const std::vector<const json*>& group, std::uint32_t seed, const json& graded,
+               const json& code_runs, std::size_t not_rerun) {
+    std::string notes;
+    json details = json::array();
+    double claimed = -1;
+    bool has_claim = false;
+    for (const json* e : group) {
+        if (e->contains("seed") && (*e)["seed"] != json(seed)) {
+            notes = "the file's seed was not this learner's; graded with " + std::to_string(seed);
+            details = json::array({detail("seed_replaced", {{"seed", seed}})});
+        }
+        if (e->contains("claimed") && (*e)["claimed"].is_object() && (*e)["claimed"].contains("points") &&
+            (*e)["claimed"]["points"].is_number()) {
+            claimed = std::max(claimed, (*e)["claimed"]["points"].get<double>());
+            has_claim = true;
+        }
+    }
+    if (has_claim) {
+        r["claimedPoints"] = claimed;
+        r["claimedDiffers"] = std::fabs(claimed - graded["points"].get<double>()) > 1e-9;
+    }
+    if (!graded["rejected"].empty()) {
+        const json& first = graded["rejected"][0];
+        notes += (notes.empty() ? "" : "; ") + std::string("not graded: ") + first.value("message", "") +
+                 (graded["rejected"].size() > 1 ? " (and more)" : "");
+        json d = detail("not_graded", {{"more", graded["rejected"].size() > 1}});
+        d["detail"] = first.value("detail", json(nullptr));
+        details.push_back(d);
+    }
+    if (not_rerun) {
+        // Which reasons (too_long, no_result, budget, …), in a stable order.
+        std::map<std::string, int> why;
+        for (const auto& [q, tally] : code_runs.items())
+            for (const auto& [st, n] : tally.items())
+                if (st.rfind("not_rerun(", 0) == 0) why[st.substr(10, st.size() - 11)] += n.get<int>();
+        std::string reasons;
+        for (const auto& [w, n] : why) reasons += (reasons.empty() ? "" : ", ") + w;
+        notes += (notes.empty() ? "" : "; ") + std::to_string(not_rerun) + " code attempt(s) not re-run (" + reasons +
+                 "): they score 0";
+        details.push_back(detail("not_rerun", {{"n", not_rerun}, {"reasons", reasons}}));
+    }
+    r["message"] = notes;
+    r["details"] = details;
+}
+
+// One exercise's row: its entries' attempts merged (steps 3 to 5 around
+// grade_exercise), or the core's error when the exercise cannot be graded.
+json graded_row(const std::string& path, const std::string& learner, const std::string& id, const GradingExercise& ex,
+                const std::vector<const json*>& group, const json& code_results) {
+    // The variant is recomputed from the learner id: a seed edited in the file changes nothing.
+    const std::uint32_t seed = variant_seed(learner, id, ex.hash);
+    json r = file_row(path, learner, id, "graded");
+    json flags = json::array();
+    json attempts = merged_attempts(group);
+    if (group.size() > 1) flags.push_back("duplicate_entries:" + std::to_string(group.size()));
+    try {
+        std::size_t not_rerun = 0;
+        const json code_runs = rerun_code_attempts(ex, id, seed, attempts, code_results, not_rerun);
+        r["codeRuns"] = code_runs;
+        const json graded = grade_exercise(ex.data, seed, attempts);
+        r["points"] = graded["points"];
+        r["max"] = graded["max"];
+        r["questions"] = graded["questions"];
+        r["rejected"] = graded["rejected"];
+        add_flags(flags, graded, not_rerun);
+        add_notes(r, group, seed, graded, code_runs, not_rerun);
+    } catch (const std::exception& ex_err) {
+        // The core's error as the page words its errors (err.<code> in web/i18n).
+        json params = json::object();
+        for (const auto& [k, v] : error_params(ex_err)) params[k] = v;
+        r = file_row(path, learner, id, error_code(ex_err) == "too_large" ? "too_large" : "invalid_exercise", ex_err.what(),
+                     detail("core_error", {{"error", error_code(ex_err)}, {"errorParams", params}}));
+    }
+    r["flags"] = flags;
+    return r;
+}
+
+}  // namespace
+
+json grade_submission_value(const json& sub, const std::string& path, const GradingExercises& exercises,
+                            const json& code_results) {
+    json rows = json::array();
+    if (json refused = refused_file(sub, path); !refused.is_null()) {
+        rows.push_back(std::move(refused));
+        return rows;
+    }
+    const Entries entries = group_entries(sub, path, exercises, rows);
+    for (const std::string& id : entries.order)
+        rows.push_back(graded_row(path, entries.learner, id, exercises.at(id), entries.groups.at(id), code_results));
     return rows;
 }
 

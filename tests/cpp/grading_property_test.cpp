@@ -56,7 +56,8 @@ json attempt_json(const Made& m, bool timed = true) {
     return a;
 }
 
-// The rules, written out independently of grading.cpp: a choice scores
+// The rules, written out independently of the grader (grading_choice.cpp,
+// grading_verdict.cpp): a choice scores
 // (right chosen − wrong chosen) / |answer| (at least 0); the k-th counted
 // attempt earns credit[k] (the last entry after the list ends) of it; at most
 // max_attempts count; the question's points are the best of these × points.

@@ -76,7 +76,7 @@ test('http: two learners get different seeded variants of the RoPE question; eac
   const { createRequire } = await import('node:module');
   const yaml = createRequire(import.meta.url)('js-yaml');
   const core = await (await import('./helpers.mjs')).nodeCore();
-  const exercise = yaml.load(readFileSync(join(root, 'exercises', '07-rope.yaml'), 'utf8'));
+  const exercise = yaml.load(readFileSync(join(root, 'exercises', '08-rope.yaml'), 'utf8'));
   const variantOf = (learner) => core.variant({ exercise, learner }).variant;
   // Two learners whose variants differ (found with the core, not assumed).
   const names = ['ann', 'ben', 'cho', 'dai', 'eve', 'fumi'];

@@ -53,7 +53,7 @@ function shareText(x) {
 }
 
 function variantOf(learner) {
-  const out = spawnSync(cliPath, ['variant', '--exercise', join(root, 'exercises/07b-rope-extend.yaml'), '--learner', learner], { encoding: 'utf8' });
+  const out = spawnSync(cliPath, ['variant', '--exercise', join(root, 'exercises/09-rope-extend.yaml'), '--learner', learner], { encoding: 'utf8' });
   assert.equal(out.status, 0, out.stderr);
   return JSON.parse(out.stdout).variant;
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { mkdtempSync, writeFileSync, rmSync, openSync, writeSync, ftruncateSync, closeSync } from 'node:fs';
 import { startLab, openPage, gotoReady, urlFor, artifacts, nodeCore } from './helpers.mjs';
-import { trainTable } from '../../web/js/table-read.js';
+import { trainTable } from '../../web/js/core/table-read.js';
 import { A, helix, tableFile, safetensors, npy, f32 } from '../wasm/table-files.mjs';
 
 let lab;

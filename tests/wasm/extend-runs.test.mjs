@@ -1,5 +1,5 @@
 // Exercise 9's question on the learner's own run (answer_from: extend_run):
-// the page's run (web/js/extend-loop.js in wasm, with the widget's options)
+// the page's run (web/js/core/extend-loop.js in wasm, with the widget's options)
 // equals the core's checked-in runs (exercises/generated/rope-extend-runs.json),
 // and the key the core grades with is what this test reads off the page's
 // curves for each seed set the widget offers. Forged seed sets and answers
@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { loadLab, cliPath } from './helpers.mjs';
-import { extend } from '../../web/js/extend-loop.js';
+import { extend } from '../../web/js/core/extend-loop.js';
 import { METHODS, RUN, SEED_CHOICES } from '../../web/js/widgets/rope-extend-run.js';
 import { loadExercises } from '../../web/js/exercise-loader.mjs';
 

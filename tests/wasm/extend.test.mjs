@@ -1,10 +1,10 @@
 // RoPE context extension through the wasm module, driven exactly as the
-// page's training Worker drives it (web/js/extend-loop.js), against the
+// page's training Worker drives it (web/js/core/extend-loop.js), against the
 // native `poslab extend` with the same options and seeds.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadLab, cli, maxAbsDiff } from './helpers.mjs';
-import { extend } from '../../web/js/extend-loop.js';
+import { extend } from '../../web/js/core/extend-loop.js';
 
 let lab;
 before(async () => {

@@ -13,7 +13,7 @@ const require = createRequire(import.meta.url);
 const yaml = require('js-yaml');
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const fixture = path.join(root, 'tests/fixtures/questions/attempt-costs.yaml');
-const check = path.join(root, 'exercises/09-check.yaml');
+const check = path.join(root, 'exercises/11-check.yaml');
 const load = (file) => yaml.load(fs.readFileSync(file, 'utf8'));
 
 let lab;

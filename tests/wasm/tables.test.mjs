@@ -9,14 +9,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadLab, cli } from './helpers.mjs';
 import { A, C, helix, tableFile, safetensors, npy, f32, f16, reference, concat } from './table-files.mjs';
-import { trainTable } from '../../web/js/table-read.js';
+import { trainTable } from '../../web/js/core/table-read.js';
 
 let lab;
 before(async () => {
   lab = await loadLab();
 });
 
-// The page's steps (web/js/table-read.js) on bytes in memory.
+// The page's steps (web/js/core/table-read.js) on bytes in memory.
 function open(bytes, tensor) {
   const first = bytes.subarray(0, Math.min(bytes.length, lab.limits.npyPrefixBytes));
   const format = lab.tableFormat(first);

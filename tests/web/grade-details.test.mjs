@@ -1,5 +1,5 @@
 // The grader's message parts ({code, params}, cpp/src/grade_submission.cpp
-// and grading.cpp) worded in ja and en for the results page
+// and grading_*.cpp) worded in ja and en for the results page
 // (web/js/instructor/details.js), and every code the core or the page gives
 // has a wording in both catalogs.
 import { test } from 'node:test';
@@ -14,7 +14,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 test('every detail code of the core and of the results page has grade_msg.<code> in ja and en', () => {
   const codes = new Set();
-  for (const f of ['cpp/src/grading.cpp', 'cpp/src/grade_submission.cpp']) {
+  const sources = fs.readdirSync(path.join(root, 'cpp/src')).filter((f) => /^grad(ing_.*|e_submission)\.cpp$/.test(f));
+  assert.ok(sources.length >= 2, `found only ${sources.join(', ')}`);
+  for (const f of sources.map((s) => `cpp/src/${s}`)) {
     for (const m of fs.readFileSync(path.join(root, f), 'utf8').matchAll(/\b(?:problem|detail)\(\s*"([a-z_0-9]+)"/g)) codes.add(m[1]);
   }
   for (const m of fs.readFileSync(path.join(root, 'web/js/instructor/main.js'), 'utf8').matchAll(/details: \[\{ code: '([a-z_0-9]+)'/g)) codes.add(m[1]);

@@ -4,7 +4,7 @@
 import { h, errorBox } from './dom.js';
 import { t, pick, setLang, lang, LANGS } from './i18n.js';
 import { readState, writeState, shareLink, hashOf } from './state.js';
-import { createCore } from './core-client.js';
+import { createCore } from './core/core-client.js';
 import { renderExercise, exerciseData } from './runner.js';
 import { renderStart } from './start.js';
 import { loadKatex } from './rich.js';

@@ -1,4 +1,4 @@
-// Real position tables for the page's Worker (web/js/table-worker.js). The
+// Real position tables for the page's Worker (web/js/core/table-worker.js). The
 // Worker reads only what is asked for with File.slice and hands the bytes in:
 //
 //   lab.tableFormat(first)                                   → 'safetensors' | 'npy'

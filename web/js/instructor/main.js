@@ -8,7 +8,7 @@
 /* global __EXERCISES__ */
 import { h } from './h.js';
 import { t, pick, setLang, lang, LANGS, has as hasText } from '../i18n.js';
-import { createCore } from '../core-client.js';
+import { createCore } from '../core/core-client.js';
 import { analyse, histogram, minutesSpent, rosterTable as rosterCells, itemsTable as itemsCells, plainTex, codeRunsText } from './analysis.js';
 import { countRunnable, runListedAttempts, RUN_STATUSES, DEFAULT_BUDGET_MS } from '../grading/code-rerun.js';
 import { runPython, loadRuntime } from '../python/py-client.js';

@@ -3,14 +3,14 @@
 // n up to 48. Shows a progress bar and the training loss live, then exact
 // match versus n with the trained range shaded and a table of the largest n
 // solved and the mean exact match past the trained length. Training runs in
-// trainer.js (a Web Worker, or the main thread from file://); every number
+// core/trainer.js (a Web Worker, or the main thread from file://); every number
 // shown is the core's ExtrapolationRun output — the page only averages over
 // seeds for the plot and the summary, and says so.
 import { h, errorBox, fmt } from '../dom.js';
 import { t, pick } from '../i18n.js';
 import { richBlock, richInline } from '../rich.js';
 import { lineplot } from './lineplot.js';
-import { startTraining, activeSession } from '../trainer.js';
+import { startTraining, activeSession } from '../core/trainer.js';
 import { rankRun, predictionOutcome, saveRun, loadRun } from './extrap-run.js';
 
 export const SCHEMES = ['learned', 'sinusoidal', 'rope', 'alibi', 'none'];

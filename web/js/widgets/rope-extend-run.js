@@ -2,7 +2,7 @@
 // core's ExtensionRun (the same as `poslab extend --task lookback --k 4
 // --base 100`) trains the tiny Transformer with RoPE on "look back 4" with
 // n ≤ 8, then per method (none, PI, NTK-aware, YaRN) tests every n ≤ 16 as
-// trained and after 50 fine-tune steps at n ≤ 16. Runs in the training Worker (trainer.js, job kind 'extend'), with
+// trained and after 50 fine-tune steps at n ≤ 16. Runs in the training Worker (core/trainer.js, job kind 'extend'), with
 // progress and cancel; the finished run is kept for this browser tab
 // (sessionStorage) so leaving and returning shows it again. The page only
 // averages the core's 0/1 exact match over seeds, and says so. The seeds of
@@ -12,7 +12,7 @@
 import { h, errorBox, fmt } from '../dom.js';
 import { t } from '../i18n.js';
 import { lineplot } from './lineplot.js';
-import { startTraining, activeSession } from '../trainer.js';
+import { startTraining, activeSession } from '../core/trainer.js';
 
 export const METHODS = ['none', 'pi', 'ntk', 'yarn'];
 // The seed sets offered: the exercise's lab.run_seeds (what the grader accepts), else these.

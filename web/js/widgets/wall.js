@@ -3,7 +3,7 @@
 // error is shown in place as the lesson, while sinusoidal and RoPE keep
 // producing values (a few dimensions plotted across positions).
 // Above it, the position table itself (table-views.js): by default the table
-// of a tiny model trained here (table-client.js, in a Worker), or the one in
+// of a tiny model trained here (core/table-client.js, in a Worker), or the one in
 // a model file the student opens (.safetensors / .npy; only its header and
 // that tensor are read), or the random N(0, 0.02²) baseline — each beside
 // sinusoidal at the same shape. A table from a file is then the learned table
@@ -15,8 +15,8 @@ import { lineplot } from './lineplot.js';
 import { vectorTable } from './common.js';
 import { filePicker } from '../file-picker.js';
 import { tableViews } from './table-views.js';
-import { openTableFile, tableSummary, trainedTable } from '../table-client.js';
-import { TRAIN_TABLE } from '../table-read.js';
+import { openTableFile, tableSummary, trainedTable } from '../core/table-client.js';
+import { TRAIN_TABLE } from '../core/table-read.js';
 
 // The table chosen last, kept across re-renders (a language switch) of the page.
 const chosen = { source: 'trained', file: null, tensor: '', result: null };
