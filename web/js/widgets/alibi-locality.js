@@ -97,7 +97,11 @@ export function mount(el, block, ctx) {
     const { L, lowest } = data;
     const hd = w.state.head;
     // Lines: queries at the left, keys at the right, one row per position.
-    const ROW = L > 20 ? 14 : 18;
+    // On a phone the drawing is as wide as the screen (about 1.35× its
+    // viewBox): 34 units a row keeps each query a 44 px touch target, as the
+    // attention lines' rows are.
+    const phone = typeof matchMedia === 'function' && matchMedia('(max-width: 40rem)').matches;
+    const ROW = phone ? 34 : L > 20 ? 14 : 18;
     const top = 22;
     const LW = 260;
     const X0 = 44;
