@@ -99,6 +99,8 @@ export function renderPresenter(root, app) {
     'div',
     { class: 'present', 'data-steps': String(steps.length) },
     h('header', { class: 'present-bar' }, indicator, h('nav', { 'aria-label': t('present.steps') }, dots), timer, h('div', { class: 'present-tools' }, pause, full, exit)),
+    // Shown on a narrow screen only (the style sheet): what this mode is for.
+    h('p', { class: 'present-phone-note' }, t('present.phone_note')),
     slide,
     h('nav', { class: 'present-nav', 'aria-label': t('present.nav') }, prev, keys, next),
   );

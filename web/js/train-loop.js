@@ -89,8 +89,9 @@ export { errorRecord };
 // Pause and step for train(): gate() is awaited before every chunk. Paused,
 // it waits; step() lets exactly one more chunk through, then it waits again;
 // resume() lets every chunk through. wake() ends a wait (a cancel: the loop
-// then sees isCancelled() and stops).
-export function makeGate(isCancelled) {
+// then sees isCancelled() and stops). onHold() is called each time the loop
+// stops and waits (the page then knows no chunk is in flight).
+export function makeGate(isCancelled, onHold = () => {}) {
   let paused = false;
   let credits = 0;
   let waiting = null;
@@ -101,7 +102,10 @@ export function makeGate(isCancelled) {
   };
   return {
     async gate() {
-      while (paused && credits === 0 && !isCancelled()) await new Promise((ok) => (waiting = ok));
+      while (paused && credits === 0 && !isCancelled()) {
+        onHold();
+        await new Promise((ok) => (waiting = ok));
+      }
       if (paused && credits > 0) credits--;
     },
     pause() {

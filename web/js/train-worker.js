@@ -4,7 +4,8 @@
 // every chunk of steps. Messages in: {type: 'init', module}, {type: 'start', id,
 // options}, {type: 'cancel', id}, {type: 'pause' | 'resume' | 'step', id} (a
 // training job waits between chunks while paused; a step lets one chunk
-// through). Out: {type: 'ready'}, then per job {id, type: 'progress', …}, {id, type: 'result', …}, and last
+// through). Out: {type: 'ready'}, then per job {id, type: 'progress', …},
+// {id, type: 'held'} (paused: stopped between chunks), {id, type: 'result', …}, and last
 // {id, type: 'done' | 'cancelled'} or {id, type: 'error', error: {message, code, params}}.
 // Jobs run one after another, so a start that arrives while a cancelled job
 // is still finishing its chunk waits for it.
@@ -50,7 +51,7 @@ self.onmessage = async (event) => {
 
 async function job(id, options) {
   const post = (m) => self.postMessage({ ...m, id });
-  const control = makeGate(() => cancelled.has(id));
+  const control = makeGate(() => cancelled.has(id), () => post({ type: 'held' }));
   gates.set(id, control);
   try {
     const lab = await core();

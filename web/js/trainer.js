@@ -65,6 +65,7 @@ export function startTraining(options, { core } = {}) {
     liveTests: 0,
     results: [],
     paused: false,
+    held: false,
     progress: { run: 0, runs: runs.length, scheme: runs[0]?.scheme, seed: runs[0]?.seed, step: 0, steps: options.steps, stepsDone: 0, stepsTotal: runs.length * options.steps },
     error: null,
     seconds: null,
@@ -86,6 +87,12 @@ export function startTraining(options, { core } = {}) {
     },
   };
   current = s;
+  // Paused and stopped between chunks: no step is in flight (s.held until the next step or resume).
+  const hold = () => {
+    if (!s.paused || s.held) return;
+    s.held = true;
+    notify();
+  };
   // Pause, step and resume: the same for the Worker and the main thread (send says how).
   const controls = (send) => {
     s.pause = () => {
@@ -98,13 +105,17 @@ export function startTraining(options, { core } = {}) {
     s.resume = () => {
       if (!s.paused) return;
       s.paused = false;
+      s.held = false;
       s.pausedMs += performance.now() - s.pausedAt;
       s.pausedAt = null;
       send('resume');
       notify();
     };
     s.step = () => {
-      if (s.status === 'running' && s.paused) send('step');
+      if (s.status !== 'running' || !s.paused) return;
+      s.held = false;
+      send('step');
+      notify();
     };
   };
 
@@ -159,6 +170,7 @@ export function startTraining(options, { core } = {}) {
         const m = event.data;
         if (m.id !== s.id) return;
         if (m.type === 'progress') onProgress(m);
+        else if (m.type === 'held') hold();
         else if (m.type === 'result') onResult(m);
         else if (m.type === 'done' || m.type === 'cancelled') finish(m.type);
         else if (m.type === 'error') finish('error', new CoreError(m.error));
@@ -182,7 +194,7 @@ export function startTraining(options, { core } = {}) {
     s.mode = 'main';
     s.chunk = MAIN_CHUNK;
     let cancelled = false;
-    const gate = makeGate(() => cancelled);
+    const gate = makeGate(() => cancelled, hold);
     s.cancel = () => {
       if (s.status !== 'running' && s.status !== 'starting') return;
       cancelled = true;

@@ -372,6 +372,7 @@ export function mount(el, block, ctx) {
     stepButton.disabled = !(s.status === 'running' && s.paused);
     stepButton.textContent = t('extrap.step_once', { n: s.chunk ?? 10 });
     el.dataset.paused = String(!!s.paused);
+    el.dataset.held = String(!!s.held); // paused and stopped: no chunk in flight
     statusBox.hidden = false;
     el.dataset.status = s.status;
     const p = s.progress;
@@ -413,7 +414,8 @@ export function mount(el, block, ctx) {
     pausedBefore = !!s.paused;
     // Curves: redrawn at most every REDRAW_MS while training, always at the end.
     clearTimeout(drawTimer);
-    if (!running || force || performance.now() - lastDraw >= REDRAW_MS) drawLosses(s);
+    // (and when a paused run has stopped: what it shows then is what it has)
+    if (!running || force || s.held || performance.now() - lastDraw >= REDRAW_MS) drawLosses(s);
     else drawTimer = setTimeout(() => el.isConnected && drawLosses(session), REDRAW_MS);
     if (s.status === 'done') {
       // Kept for this tab, so leaving the exercise and coming back shows it again.
