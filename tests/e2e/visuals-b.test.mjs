@@ -226,7 +226,7 @@ test('exercise 9: pairs linked (map ↔ table) and methods linked (map ↔ the r
         assert.equal(await page.locator(`${M} .ropeext-row.lit`).getAttribute('data-pair'), pair);
         // Tab on to the run's legend: PI's entry lights PI's curves, not the map (it draws none).
         await tabTo(page, `${R} .lp-legend li[data-method-key="pi"]`, 80);
-        assert.equal(await page.locator(`${R} polyline.lit[data-method-key="pi"]`).count(), 1);
+        assert.equal(await page.locator(`${R} polyline.lit[data-method-key="pi"]`).count(), 2, "PI’s curve in both plots");
         assert.equal(await page.locator(`${M} .ropeext-figure.lit`).count(), 0);
       }
       // Change s (2 → 4): animated through the core's maps on the way, or jumped to under reduced motion.

@@ -213,7 +213,8 @@ export function mount(el, block, ctx) {
     let shape = null;
     for (const sc of schemes) {
       const evs = seeds.map((seed) => latest(sc, seed)).filter(Boolean);
-      const training = running && s.progress.scheme === sc;
+      const finished = (seed) => s.results.some((r) => r.scheme === sc && r.seed === seed);
+      const training = running && s.progress.scheme === sc && !finished(s.progress.seed);
       const stepShown = training ? s.live[`${sc}|${s.progress.seed}`]?.step ?? 0 : null;
       const key = training ? 'extrap.live_state_step' : evs.length ? 'extrap.live_state_done' : 'extrap.live_state_wait';
       states.push(h('li', { 'data-scheme': sc, 'data-state': training ? 'training' : evs.length ? 'trained' : 'waiting', 'data-test-step': training ? String(stepShown) : '' }, t(key, { scheme: schemeName(sc), seed: s.progress.seed, step: stepShown })));
@@ -385,7 +386,7 @@ export function mount(el, block, ctx) {
     if (s.status === 'running' && p.stepsDone > 0 && typeof s.activeMs === 'function') {
       const spent = s.activeMs() / 1000;
       const left = (spent / p.stepsDone) * (p.stepsTotal - p.stepsDone);
-      text += ' — ' + t('extrap.time_left', { done: s.results.length, runs: p.runs, left: Math.max(0, Math.round(left)), spent: Math.round(spent) });
+      text += ' — ' + t('extrap.time_left', { done: s.results.length, runs: p.runs, left: Math.max(0, Math.round(left)), spent: spent < 10 ? fmt(spent, 1) : Math.round(spent) });
     }
     progress.setAttribute('aria-valuenow', String(pct));
     progress.setAttribute('aria-valuetext', text);
