@@ -331,7 +331,7 @@ test('side-column formulas are no smaller than the body text; the code editor’
     assert.ok(px.formula.length > 0, 'a formula in the side column');
     for (const f of px.formula) assert.ok(f >= px.body, `formula ${f} px, body ${px.body} px`);
     await gotoReady(page, urlFor(lab, 'http', { ex: 'write-the-code' }));
-    await tabTo(page, '.cm-content', 80);
+    await tabTo(page, '.cm-content', 400);
     const ring = await page.evaluate(() => {
       const ed = document.querySelector('.cm-editor.cm-focused');
       const s = getComputedStyle(ed);

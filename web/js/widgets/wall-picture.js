@@ -30,11 +30,14 @@ export function wallPicture(curves, { pos, max, id }) {
   const W = narrow ? 360 : 800;
   const laneH = narrow ? 62 : 78;
   const gap = narrow ? 30 : 30;
-  const pad = { l: narrow ? 40 : 48, r: 12, t: 26, b: 34 };
+  // Room above the lanes for the cursor's label, clear of the first lane's title.
+  const pad = { l: narrow ? 40 : 48, r: 12, t: 44, b: 34 };
+  // On a phone the short titles, so that none runs past the picture's edge.
+  const short = narrow ? '_short' : '';
   const lanes = [
-    { key: 'learned', title: t('wall.pic_lane_learned', { rows: curves.rows }), series: curves.learned, end: curves.rows - 1 },
-    { key: 'sinusoidal', title: t('wall.pic_lane_sinusoidal'), series: curves.sinusoidal, end: max },
-    { key: 'rope', title: t('wall.pic_lane_rope'), series: curves.rope, end: max },
+    { key: 'learned', title: t(`wall.pic_lane_learned${short}`, { rows: curves.rows }), series: curves.learned, end: curves.rows - 1 },
+    { key: 'sinusoidal', title: t(`wall.pic_lane_sinusoidal${short}`), series: curves.sinusoidal, end: max },
+    { key: 'rope', title: t(`wall.pic_lane_rope${short}`), series: curves.rope, end: max },
   ];
   const H = pad.t + lanes.length * (laneH + gap) - gap + pad.b;
   const X = scaleLinear().domain([0, max]).range([pad.l, W - pad.r]);
@@ -61,7 +64,7 @@ export function wallPicture(curves, { pos, max, id }) {
     if (lane.end < max) {
       // No rows past the table's last one.
       g.append(s('rect', { x: xWall, y: top, width: X(max) - xWall, height: laneH, fill: `url(#${id}-nohatch)`, class: 'wall-norows' }));
-      g.append(s('text', { x: (xWall + X(max)) / 2, y: top + laneH / 2 + 5, 'text-anchor': 'middle', class: 'wall-norows-label' }, t('wall.no_rows', { rows: curves.rows })));
+      g.append(s('text', { x: (xWall + X(max)) / 2, y: top + laneH / 2 + 5, 'text-anchor': 'middle', class: 'wall-norows-label' }, t(narrow ? 'wall.pic_no_rows_short' : 'wall.no_rows', { rows: curves.rows })));
     }
     lane.series.forEach((q, j) => {
       const pts = [];
@@ -96,7 +99,7 @@ export function wallPicture(curves, { pos, max, id }) {
   const past = pos >= curves.rows;
   svg.append(s('line', { x1: X(pos), x2: X(pos), y1: yTop, y2: yBottom, class: `wall-cursor${past ? ' past' : ''}` }));
   const anchor = X(pos) > W - 120 ? 'end' : X(pos) < pad.l + 60 ? 'start' : 'middle';
-  svg.append(s('text', { x: X(pos), y: 12, 'text-anchor': anchor, class: `wall-cursor-label${past ? ' past' : ''}` }, t('wall.pic_cursor', { pos })));
+  svg.append(s('text', { x: X(pos), y: 16, 'text-anchor': anchor, class: `wall-cursor-label${past ? ' past' : ''}` }, t('wall.pic_cursor', { pos })));
   const legend = h('ul', { class: 'lp-legend' }, ...curves.sinusoidal.map((q, j) => h('li', {}, h('span', { class: `lp-swatch wall-swatch-${j}`, 'aria-hidden': 'true' }), q.label)));
   return h('figure', { class: 'wall-picture', 'data-pos': String(pos), 'data-rows': String(curves.rows) }, h('figcaption', {}, t('wall.pic_caption', { rows: curves.rows, last: curves.rows - 1 })), svg, legend);
 }
