@@ -331,12 +331,19 @@ test('side-column formulas are no smaller than the body text; the code editor’
     assert.ok(px.formula.length > 0, 'a formula in the side column');
     for (const f of px.formula) assert.ok(f >= px.body, `formula ${f} px, body ${px.body} px`);
     await gotoReady(page, urlFor(lab, 'http', { ex: 'write-the-code' }));
-    await tabTo(page, '.cm-content', 400);
+    // The editor lives in a shadow root (its host is the document's activeElement): Tab until the focus is inside it.
+    let inside = false;
+    for (let n = 0; n < 400 && !inside; n++) {
+      await page.keyboard.press('Tab');
+      inside = await page.evaluate(() => !!document.activeElement?.shadowRoot?.activeElement?.classList.contains('cm-content'));
+    }
+    assert.ok(inside, 'the code editor is reached with Tab');
     const ring = await page.evaluate(() => {
-      const ed = document.querySelector('.cm-editor.cm-focused');
+      const ed = document.activeElement.shadowRoot.querySelector('.cm-editor.cm-focused');
       const s = getComputedStyle(ed);
       return { width: s.outlineWidth, colour: s.outlineColor, style: s.outlineStyle };
     });
+    // The same ring as every other control (style.css: 3px solid #e69f00).
     assert.deepEqual(ring, { width: '3px', colour: 'rgb(230, 159, 0)', style: 'solid' });
   } finally {
     await context.close();

@@ -33,14 +33,15 @@ export function sinebow(u) {
 // The legend: a colour wheel, angle 0 at the right, counter-clockwise.
 function wheel() {
   const r = 30, c = 42, n = 36;
-  const svg = s('svg', { viewBox: '0 0 84 84', width: 84, height: 84, class: 'ropeext-wheel', role: 'img', 'aria-label': t('ropeext.wheel') });
+  // Room round the wheel for its labels (π/2 was cut off at the top).
+  const svg = s('svg', { viewBox: '-12 -10 108 104', width: 108, height: 104, class: 'ropeext-wheel', role: 'img', 'aria-label': t('ropeext.wheel') });
   for (let k = 0; k < n; k++) {
     const a0 = (2 * Math.PI * k) / n, a1 = (2 * Math.PI * (k + 1)) / n;
     const p = (a, rr) => `${(c + rr * Math.cos(a)).toFixed(2)},${(c - rr * Math.sin(a)).toFixed(2)}`;
     svg.append(s('path', { d: `M${p(a0, r - 10)}L${p(a0, r)}A${r},${r} 0 0 0 ${p(a1, r)}L${p(a1, r - 10)}A${r - 10},${r - 10} 0 0 1 ${p(a0, r - 10)}Z`, fill: sinebow((k + 0.5) / n).css }));
   }
   for (const [a, text, anchor] of [[0, '0', 'start'], [Math.PI / 2, 'π/2', 'middle'], [Math.PI, 'π', 'end'], [1.5 * Math.PI, '3π/2', 'middle']]) {
-    const tx = s('text', { x: c + (r + 2) * Math.cos(a), y: c - (r + 2) * Math.sin(a) + (a === Math.PI / 2 ? -2 : a === 1.5 * Math.PI ? 9 : 3), 'text-anchor': anchor, class: 'lp-tick', 'font-size': 8 });
+    const tx = s('text', { x: c + (r + 2) * Math.cos(a), y: c - (r + 2) * Math.sin(a) + (a === Math.PI / 2 ? -2 : a === 1.5 * Math.PI ? 9 : 3), 'text-anchor': anchor, class: 'lp-tick ropeext-wheel-label' });
     tx.textContent = text;
     svg.append(tx);
   }
