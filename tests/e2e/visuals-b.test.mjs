@@ -260,14 +260,14 @@ test('exercise 9: pairs linked (map ↔ table) and methods linked (map ↔ the r
 
 // ---------------------------------------------------------------- presenter
 
-// At 1280×720 the tall widgets (steps 1, 2, 4 and 6) are bound by the slide's height: measured
-// 45 %, 60 % (at scale 0.52), 40 % and 56 % of the width. Left as a todo (it runs, and says so)
+// At 1280×720 the tall widgets (steps 1, 2 and 4) are bound by the slide's height: measured
+// 45 %, 60 % (at scale 0.52) and 40 % of the width (step 6, the wall: 67 %). Left as a todo (it runs, and says so)
 // until those widgets have a shorter presenter form.
 for (const [width, height, todo] of [
   [1920, 1080, false],
   [1280, 720, true],
 ]) {
-  test(`presenter at ${width}×${height}: every widget step's visual is at least 60% of the slide's width, its labels scaled up`, { timeout: T(300000), todo: todo ? 'steps 1, 2, 4 and 6 are bound by the slide’s height at 1280×720' : false }, async () => {
+  test(`presenter at ${width}×${height}: every widget step's visual is at least 60% of the slide's width, its labels scaled up`, { timeout: T(300000), todo: todo ? 'steps 1, 2 and 4 are bound by the slide’s height at 1280×720' : false }, async () => {
     const { page, context, problems } = await openPage(lab, 'http', { viewport: { width, height } });
     try {
       await gotoReady(page, urlFor(lab, 'http', {}));
