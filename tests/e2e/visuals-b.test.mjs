@@ -305,6 +305,8 @@ test('presenter on a phone says it is meant for a projector', { timeout: T(12000
     await gotoPresenter(page);
     assert.ok(await page.locator('.present-phone-note').isVisible());
     assert.match(await page.locator('.present-phone-note').innerText(), /プロジェクター/);
+    // Readable on the phone itself (the deck's own text is scaled to the screen's width).
+    assert.ok((await page.locator('.present-phone-note').evaluate((e) => parseFloat(getComputedStyle(e).fontSize))) >= 14);
     await page.screenshot({ path: join(artifacts, 'visuals-b-presenter-390.png') });
   } finally {
     await context.close();
