@@ -57,7 +57,8 @@ export function lineplot(series, opts = {}) {
   }
   const xFormat = X.tickFormat(phone ? 4 : 6);
   for (const xv of opts.xTicks ?? X.ticks(phone ? 4 : 6)) {
-    const tx = s('text', { x: X(xv), y: H - pad.b + 15, class: 'lp-tick', 'text-anchor': 'middle' });
+    // The last tick ends at the plot's right edge rather than running past it (clipped).
+    const tx = s('text', { x: X(xv), y: H - pad.b + 15, class: 'lp-tick', 'text-anchor': X(xv) > W - pad.r - 24 ? 'end' : 'middle' });
     tx.textContent = opts.xTickLabel ? opts.xTickLabel(xv) : opts.xTicks ? String(xv) : xFormat(xv);
     svg.append(tx);
   }
