@@ -80,6 +80,12 @@ test('exercise 7: the exact-match curves grow live while training; Pause, Step a
       assert.equal(await liveTests(page), tests + 1, 'each Step of 10 steps adds one test to the live curves');
       assert.equal(await page.locator(W7).getAttribute('data-status'), 'running');
     }
+    // Held between two runs (the last one finished, the next not begun): one more Step starts the next.
+    if (!(await page.locator(`${W7} .extrap-live-states li[data-state="training"]`).count())) {
+      const a = await stepsDone(page);
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(([w, a]) => Number(document.querySelector(`${w} .progress`).dataset.stepsDone) !== a && document.querySelector(w).dataset.held === 'true', [W7, a], { timeout: T(60000) });
+    }
     // The live plot: the scheme in training drawn from its latest test, equal to the core's.
     const training = page.locator(`${W7} .extrap-live-states li[data-state="training"]`);
     const scheme = await training.getAttribute('data-scheme');
@@ -333,7 +339,9 @@ test('side-column formulas are no smaller than the body text; the code editor’
     assert.ok(px.formula.length > 0, 'a formula in the side column');
     for (const f of px.formula) assert.ok(f >= px.body, `formula ${f} px, body ${px.body} px`);
     await gotoReady(page, urlFor(lab, 'http', { ex: 'write-the-code' }));
-    // The editor lives in a shadow root (its host is the document's activeElement): Tab until the focus is inside it.
+    // The editor lives in a shadow root (its host is the document's activeElement): once it is there,
+    // Tab until the focus is inside it.
+    await page.waitForFunction(() => [...document.querySelectorAll('.code-editor')].some((e) => e.shadowRoot?.querySelector('.cm-content')), null, { timeout: T(60000) });
     let inside = false;
     for (let n = 0; n < 400 && !inside; n++) {
       await page.keyboard.press('Tab');
