@@ -348,6 +348,8 @@ test('side-column formulas are no smaller than the body text; the code editor’
       inside = await page.evaluate(() => !!document.activeElement?.shadowRoot?.activeElement?.classList.contains('cm-content'));
     }
     assert.ok(inside, 'the code editor is reached with Tab');
+    // CodeMirror marks its focus on its next update.
+    await page.waitForFunction(() => !!document.activeElement?.shadowRoot?.querySelector('.cm-editor.cm-focused'));
     const ring = await page.evaluate(() => {
       const ed = document.activeElement.shadowRoot.querySelector('.cm-editor.cm-focused');
       const s = getComputedStyle(ed);
