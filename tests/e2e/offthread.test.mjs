@@ -77,7 +77,8 @@ test('file://: an S = 2048 run in a blob: Worker leaves the main thread free; tr
   await page.locator(`${W} .gpt2-run`).click();
   await page.waitForFunction(() => document.querySelector('.gpt2-attention')?.getAttribute('aria-busy') === 'true');
   await page.locator(`${W} .shape`).click();
-  await page.waitForSelector(`${W} .gpt2-table tbody tr[data-scheme="rope"]`, { timeout: 200000 * TIMEOUT_SCALE });
+  // The numbers sit under the bars, one click away (a closed details): attached, not shown.
+  await page.waitForSelector(`${W} .gpt2-table tbody tr[data-scheme="rope"]`, { timeout: 200000 * TIMEOUT_SCALE, state: 'attached' });
   assert.equal(await page.evaluate(() => window.__click), 'true', 'the click was handled while the run was going');
   assert.match(await page.locator(`${W} .gpt2-table caption`).textContent(), /S = 2048/);
   assert.equal(await page.locator(`${W} .gpt2-table tr[data-scheme="sinusoidal"]`).getAttribute('data-ok'), 'true');

@@ -28,7 +28,8 @@ test('http: attention at S = 1501 in the Worker — learned fails past 1024, sin
   // While it runs the page answers: the progress is shown and the panel is busy.
   await page.waitForFunction(() => document.querySelector('.gpt2-attention')?.getAttribute('aria-busy') === 'true');
   assert.equal(await page.evaluate(() => 1 + 1), 2);
-  await page.waitForSelector('.gpt2-table tbody tr[data-scheme="rope"]', { timeout: 90000 });
+  // The numbers are one click away (a closed details under the bars): attached, not shown.
+  await page.waitForSelector('.gpt2-table tbody tr[data-scheme="rope"]', { timeout: 90000, state: 'attached' });
   assert.equal(await widget.locator('.gpt2-table tr[data-scheme="learned"]').getAttribute('data-ok'), 'false');
   assert.match(await widget.locator('.gpt2-out').innerText(), /1024/);
   // The learned table's error is said once on the page (its panel), in Japanese; the
@@ -42,7 +43,7 @@ test('http: attention at S = 1501 in the Worker — learned fails past 1024, sin
   const tokens = Array.from({ length: S }, (_, i) => sentence[i % sentence.length]);
   for (const pe of ['sinusoidal', 'rope']) {
     assert.equal(await widget.locator(`.gpt2-table tr[data-scheme="${pe}"]`).getAttribute('data-ok'), 'true');
-    const shown = (await widget.locator(`.gpt2-table tr[data-scheme="${pe}"] td`).nth(1).innerText()).split(',').map(Number);
+    const shown = (await widget.locator(`.gpt2-table tr[data-scheme="${pe}"] td`).nth(1).textContent()).split(',').map(Number);
     const r = core.forward({ tokens, pe, dModel: 768, heads: 12, weights: 'random', seed: 0, returnAttention: false });
     const want = Array.from(r.output.data.slice((S - 1) * 768, (S - 1) * 768 + 4)).map((v) => Number(v.toFixed(3)));
     assert.deepEqual(shown.map((v) => Number(v.toFixed(3))), want, pe);

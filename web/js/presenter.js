@@ -99,6 +99,8 @@ export function renderPresenter(root, app) {
     'div',
     { class: 'present', 'data-steps': String(steps.length) },
     h('header', { class: 'present-bar' }, indicator, h('nav', { 'aria-label': t('present.steps') }, dots), timer, h('div', { class: 'present-tools' }, pause, full, exit)),
+    // Shown on a narrow screen only (the style sheet): what this mode is for.
+    h('p', { class: 'present-phone-note' }, t('present.phone_note')),
     slide,
     h('nav', { class: 'present-nav', 'aria-label': t('present.nav') }, prev, keys, next),
   );
@@ -133,10 +135,14 @@ export function renderPresenter(root, app) {
   full.addEventListener('click', toggleFullscreen);
 
   // Fit the step's visual into the space left by the title and the points:
-  // laid out at the width (of a few) that lets it grow the most with nothing
-  // inside it scrolling sideways (a heatmap or table cut off at its box's
-  // edge), then scaled (never past 2×) to fill its box.
+  // laid out at one of a few widths, then scaled (never past 2×) to fit its
+  // box. Nothing inside may scroll sideways (a heatmap or table cut off at
+  // its box's edge): uncut beats cut. Then (issue 24) the widest on screen
+  // among the layouts scaled to at least MIN_SCALE (its labels stay legible
+  // from the back of a room), so the widget takes as much of the slide's
+  // width as it can; with none that large, the largest scale.
   const WIDTHS = [736, 960, 1200, 1440];
+  const MIN_SCALE = 0.8;
   const clipped = (inner) => [...inner.querySelectorAll('.math-block, .table-scroll, .hm-scroll')].some((e) => e.offsetParent && e.scrollWidth > e.clientWidth + 1);
   function fitter(inner) {
     return () => {
@@ -144,17 +150,27 @@ export function renderPresenter(root, app) {
       inner.style.transform = '';
       const bw = visualBox.clientWidth;
       const bh = visualBox.clientHeight;
-      let best = null;
+      const options = [];
       for (const width of WIDTHS) {
         inner.style.width = `${width}px`;
         const w = inner.offsetWidth;
         const ht = inner.offsetHeight;
         if (!w || !ht) return;
         const scale = Math.min(2, bw / w, bh / ht);
-        const cut = clipped(inner);
-        // Uncut beats cut; then the larger scale; among cut ones, the wider.
-        if (!best || (best.cut && !cut) || (best.cut === cut && (cut || scale > best.scale + 0.01))) best = { width, w, scale, cut };
+        options.push({ width, w, scale, shown: w * scale, cut: clipped(inner) });
       }
+      const better = (a, b) => {
+        if (a.cut !== b.cut) return !a.cut;
+        const al = a.scale >= MIN_SCALE;
+        const bl = b.scale >= MIN_SCALE;
+        if (al !== bl) return al;
+        if (a.cut) return a.width > b.width; // among cut ones, the wider
+        if (al && Math.abs(a.shown - b.shown) > 1) return a.shown > b.shown;
+        // Neither legible at MIN_SCALE: the larger scale; at the same scale, the wider.
+        if (Math.abs(a.scale - b.scale) > 0.01) return a.scale > b.scale;
+        return a.shown > b.shown + 1;
+      };
+      const best = options.reduce((a, b) => (better(b, a) ? b : a));
       inner.style.width = `${best.width}px`;
       const left = Math.max(0, (bw - best.w * best.scale) / 2);
       inner.style.transform = `translate(${left}px, 0) scale(${best.scale})`;

@@ -28,10 +28,24 @@ export function makeYield() {
     });
 }
 
-// options: { schemes, seeds, steps, chunk }.
-// on: { progress({run, runs, scheme, seed, step, steps, loss}), result({run, scheme, seed, evaluation, seconds}) }
+// How often (in steps) a run in progress is tested on every n, so that the
+// page can draw the exact-match curves growing while it trains (issue 24): ten
+// times a run, on a chunk boundary. Each test is the core's own evaluate()
+// (testMax forward passes, no training), the same as at the end of the run.
+export function evalEvery(steps, chunk) {
+  const c = Math.max(1, chunk ?? 10);
+  return Math.max(c, Math.ceil(steps / 10 / c) * c);
+}
+
+const evaluationOf = (ev) => ({ exactMatch: Array.from(ev.exactMatch), solvedUpTo: ev.solvedUpTo, meanExtrapolated: ev.meanExtrapolated, trainMax: ev.trainMax, testMax: ev.testMax, step: ev.step });
+
+// options: { schemes, seeds, steps, chunk, live? } (live: false leaves the tests during training out).
+// on: { progress({run, runs, scheme, seed, step, steps, loss, evaluation?}), result({run, scheme, seed, evaluation, seconds}) }
+// control.gate(): awaited before every chunk (pause and step: it resolves
+// when the next chunk may run; absent, chunks run back to back).
 // Returns 'done' or 'cancelled'; a core error is thrown as the core's Error.
-export async function train(lab, options, on, { isCancelled, yieldNow }) {
+export async function train(lab, options, on, { isCancelled, yieldNow, gate }) {
+  const every = evalEvery(options.steps, options.chunk);
   const runs = runList(options);
   // Every run's options are checked by the core before any training, so a bad
   // seed at the end of the list is reported at once, not after minutes.
@@ -40,12 +54,18 @@ export async function train(lab, options, on, { isCancelled, yieldNow }) {
     const { scheme, seed } = runs[i];
     const started = Date.now();
     const run = new lab.ExtrapolationRun({ scheme, seed, steps: options.steps });
+    let lastStep = 0;
     try {
       while (!run.done()) {
         await yieldNow();
+        if (gate) await gate();
         if (isCancelled()) return 'cancelled';
         const p = run.step(options.chunk);
-        on.progress({ run: i, runs: runs.length, scheme, seed, step: p.step, steps: p.steps, loss: Array.from(p.loss) });
+        const message = { run: i, runs: runs.length, scheme, seed, step: p.step, steps: p.steps, loss: Array.from(p.loss) };
+        // Crossed a multiple of `every` (the last step is the result's own test).
+        if (options.live !== false && p.step < p.steps && Math.floor(p.step / every) > Math.floor(lastStep / every)) message.evaluation = evaluationOf(run.evaluate());
+        lastStep = p.step;
+        on.progress(message);
       }
       await yieldNow();
       if (isCancelled()) return 'cancelled';
@@ -55,7 +75,7 @@ export async function train(lab, options, on, { isCancelled, yieldNow }) {
         scheme,
         seed,
         seconds: (Date.now() - started) / 1000,
-        evaluation: { exactMatch: Array.from(ev.exactMatch), solvedUpTo: ev.solvedUpTo, meanExtrapolated: ev.meanExtrapolated, trainMax: ev.trainMax, testMax: ev.testMax, step: ev.step },
+        evaluation: evaluationOf(ev),
       });
     } finally {
       run.delete();
@@ -65,3 +85,45 @@ export async function train(lab, options, on, { isCancelled, yieldNow }) {
 }
 
 export { errorRecord };
+
+// Pause and step for train(): gate() is awaited before every chunk. Paused,
+// it waits; step() lets exactly one more chunk through, then it waits again;
+// resume() lets every chunk through. wake() ends a wait (a cancel: the loop
+// then sees isCancelled() and stops). onHold() is called each time the loop
+// stops and waits (the page then knows no chunk is in flight).
+export function makeGate(isCancelled, onHold = () => {}) {
+  let paused = false;
+  let credits = 0;
+  let waiting = null;
+  const wake = () => {
+    const w = waiting;
+    waiting = null;
+    w?.();
+  };
+  return {
+    async gate() {
+      while (paused && credits === 0 && !isCancelled()) {
+        onHold();
+        await new Promise((ok) => (waiting = ok));
+      }
+      if (paused && credits > 0) credits--;
+    },
+    pause() {
+      paused = true;
+    },
+    resume() {
+      paused = false;
+      credits = 0;
+      wake();
+    },
+    step() {
+      if (!paused) return;
+      credits++;
+      wake();
+    },
+    wake,
+    get paused() {
+      return paused;
+    },
+  };
+}

@@ -2,12 +2,14 @@
 // page's compiled WebAssembly.Module, sent with init) and runs the
 // "train short, test long" experiment (train-loop.js), posting progress after
 // every chunk of steps. Messages in: {type: 'init', module}, {type: 'start', id,
-// options}, {type: 'cancel', id}. Out: {type: 'ready'}, then per job
-// {id, type: 'progress', …}, {id, type: 'result', …}, and last
+// options}, {type: 'cancel', id}, {type: 'pause' | 'resume' | 'step', id} (a
+// training job waits between chunks while paused; a step lets one chunk
+// through). Out: {type: 'ready'}, then per job {id, type: 'progress', …},
+// {id, type: 'held'} (paused: stopped between chunks), {id, type: 'result', …}, and last
 // {id, type: 'done' | 'cancelled'} or {id, type: 'error', error: {message, code, params}}.
 // Jobs run one after another, so a start that arrives while a cancelled job
 // is still finishing its chunk waits for it.
-import { train, makeYield, errorRecord } from './train-loop.js';
+import { train, makeYield, makeGate, errorRecord } from './train-loop.js';
 import { extend } from './extend-loop.js';
 import { loadGlue, workerLab } from './core-instantiate.js';
 
@@ -15,6 +17,7 @@ loadGlue(); // now, while the page compiles the wasm
 
 let labPromise = null;
 const cancelled = new Set();
+const gates = new Map(); // job id → its pause/step gate (train-loop.js)
 let queue = Promise.resolve();
 const yieldNow = makeYield();
 
@@ -27,6 +30,11 @@ self.onmessage = async (event) => {
   const message = event.data;
   if (message.type === 'cancel') {
     cancelled.add(message.id);
+    gates.get(message.id)?.wake();
+    return;
+  }
+  if (message.type === 'pause' || message.type === 'resume' || message.type === 'step') {
+    gates.get(message.id)?.[message.type]();
     return;
   }
   if (message.type === 'init') {
@@ -43,6 +51,8 @@ self.onmessage = async (event) => {
 
 async function job(id, options) {
   const post = (m) => self.postMessage({ ...m, id });
+  const control = makeGate(() => cancelled.has(id), () => post({ type: 'held' }));
+  gates.set(id, control);
   try {
     const lab = await core();
     // options.kind 'extend': RoPE context extension (extend-loop.js); else train short, test long.
@@ -51,12 +61,13 @@ async function job(id, options) {
       lab,
       options,
       { progress: (p) => post({ type: 'progress', ...p }), result: (r) => post({ type: 'result', ...r }) },
-      { isCancelled: () => cancelled.has(id), yieldNow },
+      { isCancelled: () => cancelled.has(id), yieldNow, gate: control.gate },
     );
     post({ type: outcome });
   } catch (e) {
     post({ type: 'error', error: errorRecord(e) });
   } finally {
     cancelled.delete(id);
+    gates.delete(id);
   }
 }

@@ -5,7 +5,7 @@
 // stays responsive and Cancel works. The session lives outside the widget, so
 // a re-rendered page (e.g. a language switch) picks it up again; when no
 // widget is left to show it, it is cancelled.
-import { train, makeYield, runList } from './train-loop.js';
+import { train, makeYield, makeGate, runList } from './train-loop.js';
 import { extend } from './extend-loop.js';
 import { CoreError, startCoreWorker } from './core-client.js';
 import { loadCoreCode } from './core-loader.js';
@@ -44,7 +44,9 @@ async function getMainLab(core) {
 // options: { schemes, seeds, steps }. Returns the session:
 // { id, options, status: 'starting' | 'running' | 'cancelling' | 'done' | 'cancelled' | 'error',
 //   mode: 'worker' | 'main', runs: [{scheme, seed}], losses: {"scheme|seed": [loss per step]},
-//   results: [{scheme, seed, evaluation, seconds}], progress, error, seconds, subscribe(fn, isAlive), cancel() }
+//   results: [{scheme, seed, evaluation, seconds}], live: {"scheme|seed": the latest evaluation during training},
+//   progress, error, seconds, paused, subscribe(fn, isAlive), cancel(), pause(), resume(), step(),
+//   activeMs(): the time spent training so far, pauses left out (for the time-left estimate) }
 export function startTraining(options, { core } = {}) {
   if (current && ['starting', 'running', 'cancelling'].includes(current.status)) throw new Error('a training run is already going');
   // kind 'extend': RoPE context extension (extend-loop.js), one run per seed.
@@ -56,9 +58,14 @@ export function startTraining(options, { core } = {}) {
     options,
     status: 'starting',
     mode: null,
+    chunk: WORKER_CHUNK, // steps per progress message (and per Step while paused)
     runs,
     losses: {},
+    live: {},
+    liveTests: 0,
     results: [],
+    paused: false,
+    held: false,
     progress: { run: 0, runs: runs.length, scheme: runs[0]?.scheme, seed: runs[0]?.seed, step: 0, steps: options.steps, stepsDone: 0, stepsTotal: runs.length * options.steps },
     error: null,
     seconds: null,
@@ -69,8 +76,48 @@ export function startTraining(options, { core } = {}) {
       return () => listeners.delete(entry);
     },
     cancel: () => {},
+    pause: () => {},
+    resume: () => {},
+    step: () => {},
+    pausedMs: 0,
+    pausedAt: null,
+    activeMs() {
+      const end = s.seconds !== null ? s.startedAt + s.seconds * 1000 : performance.now();
+      return end - s.startedAt - s.pausedMs - (s.pausedAt !== null ? end - s.pausedAt : 0);
+    },
   };
   current = s;
+  // Paused and stopped between chunks: no step is in flight (s.held until the next step or resume).
+  const hold = () => {
+    if (!s.paused || s.held) return;
+    s.held = true;
+    notify();
+  };
+  // Pause, step and resume: the same for the Worker and the main thread (send says how).
+  const controls = (send) => {
+    s.pause = () => {
+      if (s.status !== 'running' || s.paused) return;
+      s.paused = true;
+      s.pausedAt = performance.now();
+      send('pause');
+      notify();
+    };
+    s.resume = () => {
+      if (!s.paused) return;
+      s.paused = false;
+      s.held = false;
+      s.pausedMs += performance.now() - s.pausedAt;
+      s.pausedAt = null;
+      send('resume');
+      notify();
+    };
+    s.step = () => {
+      if (s.status !== 'running' || !s.paused) return;
+      s.held = false;
+      send('step');
+      notify();
+    };
+  };
 
   const notify = () => {
     for (const l of [...listeners]) if (!l.isAlive()) listeners.delete(l);
@@ -88,6 +135,10 @@ export function startTraining(options, { core } = {}) {
     }
     const key = `${p.scheme}|${p.seed}`;
     (s.losses[key] ??= []).push(...p.loss);
+    if (p.evaluation) {
+      s.live[key] = p.evaluation;
+      s.liveTests++;
+    }
     s.progress = { ...p, stepsDone: p.run * options.steps + p.step, stepsTotal: p.runs * options.steps };
     notify();
   };
@@ -97,6 +148,11 @@ export function startTraining(options, { core } = {}) {
   };
   const finish = (status, error = null) => {
     if (['done', 'cancelled', 'error'].includes(s.status)) return;
+    if (s.paused) {
+      s.paused = false;
+      s.pausedMs += performance.now() - s.pausedAt;
+      s.pausedAt = null;
+    }
     s.status = status;
     s.error = error;
     s.seconds = (performance.now() - s.startedAt) / 1000;
@@ -108,11 +164,13 @@ export function startTraining(options, { core } = {}) {
     if (s.status === 'cancelling') return finish('cancelled');
     if (w) {
       s.mode = 'worker';
+      s.chunk = WORKER_CHUNK;
       s.status = 'running';
       w.onmessage = (event) => {
         const m = event.data;
         if (m.id !== s.id) return;
         if (m.type === 'progress') onProgress(m);
+        else if (m.type === 'held') hold();
         else if (m.type === 'result') onResult(m);
         else if (m.type === 'done' || m.type === 'cancelled') finish(m.type);
         else if (m.type === 'error') finish('error', new CoreError(m.error));
@@ -128,23 +186,28 @@ export function startTraining(options, { core } = {}) {
         w.postMessage({ type: 'cancel', id: s.id });
         notify();
       };
+      controls((type) => w.postMessage({ type, id: s.id }));
       w.postMessage({ type: 'start', id: s.id, options: { ...options, chunk: WORKER_CHUNK } });
       notify();
       return;
     }
     s.mode = 'main';
+    s.chunk = MAIN_CHUNK;
     let cancelled = false;
+    const gate = makeGate(() => cancelled, hold);
     s.cancel = () => {
       if (s.status !== 'running' && s.status !== 'starting') return;
       cancelled = true;
       s.status = 'cancelling';
+      gate.wake();
       notify();
     };
+    controls((type) => gate[type]());
     try {
       const lab = await getMainLab(core);
       if (s.status === 'starting') s.status = 'running';
       notify();
-      const outcome = await (isExtend ? extend : train)(lab, { ...options, chunk: MAIN_CHUNK }, { progress: onProgress, result: onResult }, { isCancelled: () => cancelled, yieldNow: makeYield() });
+      const outcome = await (isExtend ? extend : train)(lab, { ...options, chunk: MAIN_CHUNK }, { progress: onProgress, result: onResult }, { isCancelled: () => cancelled, yieldNow: makeYield(), gate: gate.gate });
       finish(outcome);
     } catch (e) {
       finish('error', e instanceof CoreError ? e : new CoreError({ message: String(e?.message ?? e), code: e?.code ?? 'error', params: e?.params ?? {} }));

@@ -32,7 +32,7 @@ const setup = [
 
 const theme = EditorView.theme({
   '&': { maxHeight: '28rem', fontSize: '0.92rem', backgroundColor: '#fff' },
-  '&.cm-focused': { outline: '3px solid #1f5fa8', outlineOffset: '1px' },
+  '&.cm-focused': { outline: '3px solid #e69f00', outlineOffset: '2px' },
   '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' },
   '.cm-gutters': { backgroundColor: '#f4f6f9', color: '#4a5566' },
 });

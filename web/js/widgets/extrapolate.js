@@ -11,6 +11,7 @@ import { t, pick } from '../i18n.js';
 import { richBlock, richInline } from '../rich.js';
 import { lineplot } from './lineplot.js';
 import { startTraining, activeSession } from '../core/trainer.js';
+import { evalEvery } from '../core/train-loop.js';
 import { rankRun, predictionOutcome, saveRun, loadRun } from './extrap-run.js';
 
 export const SCHEMES = ['learned', 'sinusoidal', 'rope', 'alibi', 'none'];
@@ -66,6 +67,9 @@ export function mount(el, block, ctx) {
   const stepsInput = h('input', { type: 'number', id: `${id}-steps`, class: 'num', value: defaults.steps, min: STEPS_MIN, max: STEPS_MAX, step: 1, 'aria-describedby': `${id}-steps-help` });
   const trainButton = h('button', { type: 'submit', class: 'train-button' }, t('extrap.train'));
   const cancelButton = h('button', { type: 'button', class: 'secondary cancel-button', disabled: true }, t('extrap.cancel'));
+  // Pause / resume and step (one chunk of steps), as TensorFlow Playground's: plain buttons, so Tab and Enter or Space work.
+  const pauseButton = h('button', { type: 'button', class: 'secondary pause-button', disabled: true, 'aria-pressed': 'false', 'aria-describedby': `${id}-controls-help` }, t('extrap.pause'));
+  const stepButton = h('button', { type: 'button', class: 'secondary step-button', disabled: true, 'aria-describedby': `${id}-controls-help` }, t('extrap.step_once', { n: 10 }));
   const msg = h('p', { class: 'control-msg extrap-msg', role: 'alert' });
   const form = h(
     'form',
@@ -76,8 +80,9 @@ export function mount(el, block, ctx) {
       { class: 'extrap-numbers' },
       h('div', { class: 'control' }, h('label', { for: seedsInput.id }, t('extrap.seeds')), seedsInput, h('span', { class: 'help', id: `${id}-seeds-help` }, t('extrap.seeds_help', { max: MAX_SEEDS }))),
       h('div', { class: 'control' }, h('label', { for: stepsInput.id }, t('extrap.steps')), stepsInput, h('span', { class: 'help', id: `${id}-steps-help` }, t('extrap.steps_help', { min: STEPS_MIN, max: STEPS_MAX }))),
-      h('div', { class: 'extrap-buttons' }, trainButton, cancelButton),
+      h('div', { class: 'extrap-buttons' }, trainButton, pauseButton, stepButton, cancelButton),
     ),
+    h('p', { class: 'help extrap-controls-help', id: `${id}-controls-help` }, t('extrap.controls_help')),
     msg,
   );
 
@@ -89,7 +94,8 @@ export function mount(el, block, ctx) {
   const statusBox = h('div', { class: 'extrap-status', hidden: true }, progress, progressText);
   const losses = h('div', { class: 'extrap-losses' });
   const results = h('div', { class: 'extrap-results' }, h('p', { class: 'muted' }, t('extrap.before_run')));
-  el.append(h('p', { class: 'help' }, t('extrap.intro', { trainMax: TRAIN_MAX, testMax: TEST_MAX })), form, statusBox, outcome, losses, results);
+  // The exact-match curves first (live while training, then the final ones), the losses under them.
+  el.append(h('p', { class: 'help' }, t('extrap.intro', { trainMax: TRAIN_MAX, testMax: TEST_MAX })), form, statusBox, outcome, results, losses);
 
   // ---- the controls and the URL ----
   const setBoxes = (list) => boxes.forEach((b) => (b.checked = list.includes(b.value)));
@@ -185,11 +191,55 @@ export function mount(el, block, ctx) {
       });
       // The first scheme's steps give the table its rows; with no data yet there is nothing to plot.
       if (!series[0].xs.length) return h('p', { class: 'muted loss-waiting', 'data-seed': seed }, t('extrap.loss_waiting', { seed }));
-      const fig = lineplot(series, { caption: t('extrap.loss_caption', { seed }), xLabel: t('extrap.step'), xMin: 1, xMax: steps, yMin: 0, yMax: Math.max(top, 0.1) });
+      // Drawn narrow (340 units), as they are shown side by side: their ticks stay ≥ 11 px, not 6 px.
+      const fig = lineplot(series, { caption: t('extrap.loss_caption', { seed }), xLabel: t('extrap.step'), xMin: 1, xMax: steps, yMin: 0, yMax: Math.max(top, 0.1), narrow: true });
       fig.dataset.seed = String(seed);
       fig.classList.add('loss-plot');
       return fig;
     });
+  }
+
+  // The exact-match curves while training (issue 24: they grow as the models
+  // learn). Per scheme, the mean over its seeds of each seed's latest test: a
+  // finished run's final test, or the core's test of the run in training
+  // (every `every` steps, train-loop.js). Every value is the core's evaluate().
+  function liveView(s) {
+    const { schemes, seeds } = s.options;
+    const every = evalEvery(s.options.steps, s.chunk);
+    const running = s.status === 'running' || s.status === 'starting';
+    const latest = (sc, seed) => s.results.find((r) => r.scheme === sc && r.seed === seed)?.evaluation ?? s.live[`${sc}|${seed}`] ?? null;
+    const series = [];
+    const states = [];
+    let shape = null;
+    for (const sc of schemes) {
+      const evs = seeds.map((seed) => latest(sc, seed)).filter(Boolean);
+      const finished = (seed) => s.results.some((r) => r.scheme === sc && r.seed === seed);
+      const training = running && s.progress.scheme === sc && !finished(s.progress.seed);
+      const stepShown = training ? s.live[`${sc}|${s.progress.seed}`]?.step ?? 0 : null;
+      const key = training ? 'extrap.live_state_step' : evs.length ? 'extrap.live_state_done' : 'extrap.live_state_wait';
+      states.push(h('li', { 'data-scheme': sc, 'data-state': training ? 'training' : evs.length ? 'trained' : 'waiting', 'data-test-step': training ? String(stepShown) : '' }, t(key, { scheme: schemeName(sc), seed: s.progress.seed, step: stepShown })));
+      if (!evs.length) continue;
+      shape ??= { trainMax: evs[0].trainMax, testMax: evs[0].testMax };
+      const ns = Array.from({ length: shape.testMax }, (_, i) => i + 1);
+      series.push({ label: schemeName(sc), style: SCHEMES.indexOf(sc), xs: ns, ys: ns.map((n) => mean(evs.map((e) => e.exactMatch[n - 1]))), scheme: sc });
+    }
+    const list = h('ul', { class: 'extrap-live-states' }, ...states);
+    if (!series.length) return h('div', { class: 'em-live-box' }, h('p', { class: 'muted em-live-waiting' }, t('extrap.live_waiting', { every })), list);
+    const plot = lineplot(series, {
+      caption: t('extrap.live_caption', { every }),
+      xLabel: t('extrap.n'),
+      xMin: 1,
+      xMax: shape.testMax,
+      yMin: 0,
+      yMax: 1,
+      xTicks: [1, shape.trainMax, 32, shape.testMax].filter((x, i, a) => a.indexOf(x) === i && x <= shape.testMax),
+      shade: { from: 1, to: shape.trainMax + 0.5, label: t('extrap.trained_range', { trainMax: shape.trainMax }) },
+      sampleEvery: 1,
+    });
+    plot.classList.add('em-live');
+    plot.dataset.tests = String(s.liveTests + s.results.length);
+    plot.dataset.schemes = series.map((q) => q.scheme).join(' ');
+    return h('div', { class: 'em-live-box' }, plot, list);
   }
 
   function drawLosses(s) {
@@ -197,6 +247,12 @@ export function mount(el, block, ctx) {
     const open = new Set([...losses.querySelectorAll('.loss-plot')].filter((f) => f.querySelector('table.data-table:not([hidden])')).map((f) => f.dataset.seed));
     losses.replaceChildren(...lossPlots(s));
     for (const f of losses.querySelectorAll('.loss-plot')) if (open.has(f.dataset.seed)) f.querySelector('.table-toggle').click();
+    // The live curves, while training and after a cancel (the finished run has its own plot).
+    if (s.status !== 'done' && s.status !== 'error') {
+      const wasOpen = results.querySelector('.em-live table.data-table:not([hidden])');
+      results.replaceChildren(liveView(s), h('p', { class: 'muted' }, t(s.status === 'cancelled' ? 'extrap.cancelled_note' : 'extrap.results_after')));
+      if (wasOpen) results.querySelector('.em-live .table-toggle')?.click();
+    }
     lastDraw = performance.now();
   }
 
@@ -303,21 +359,35 @@ export function mount(el, block, ctx) {
   }
 
   let lastStatus = null;
+  let pausedBefore = false;
   function render(s) {
-    const force = s !== session || s.status !== lastStatus; // a new session or a new status: draw now
+    const force = s !== session || s.status !== lastStatus || !!s.paused !== pausedBefore; // a new session, status or pause: draw now
     session = s;
     lastStatus = s.status;
     const running = ['starting', 'running', 'cancelling'].includes(s.status);
     trainButton.disabled = running;
     cancelButton.disabled = !(s.status === 'running' || s.status === 'starting');
+    pauseButton.disabled = s.status !== 'running';
+    pauseButton.textContent = t(s.paused ? 'extrap.resume' : 'extrap.pause');
+    pauseButton.setAttribute('aria-pressed', String(!!s.paused));
+    stepButton.disabled = !(s.status === 'running' && s.paused);
+    stepButton.textContent = t('extrap.step_once', { n: s.chunk ?? 10 });
+    el.dataset.paused = String(!!s.paused);
+    el.dataset.held = String(!!s.held); // paused and stopped: no chunk in flight
     statusBox.hidden = false;
     el.dataset.status = s.status;
     const p = s.progress;
     const pct = p.stepsTotal ? Math.round((100 * p.stepsDone) / p.stepsTotal) : 0;
-    const text =
+    let text =
       s.status === 'starting'
         ? t('extrap.starting')
         : t('extrap.progress', { scheme: schemeName(p.scheme), seed: p.seed, step: p.step, steps: p.steps, run: p.run + 1, runs: p.runs, pct });
+    // How long is left, from this run's own pace (pauses left out), never a promise made in advance.
+    if (s.status === 'running' && p.stepsDone > 0 && typeof s.activeMs === 'function') {
+      const spent = s.activeMs() / 1000;
+      const left = (spent / p.stepsDone) * (p.stepsTotal - p.stepsDone);
+      text += ' — ' + t('extrap.time_left', { done: s.results.length, runs: p.runs, left: Math.max(0, Math.round(left)), spent: spent < 10 ? fmt(spent, 1) : Math.round(spent) });
+    }
     progress.setAttribute('aria-valuenow', String(pct));
     progress.setAttribute('aria-valuetext', text);
     progress.dataset.stepsDone = String(p.stepsDone);
@@ -340,18 +410,19 @@ export function mount(el, block, ctx) {
     else if (s.status === 'cancelled') outcome.textContent = t('extrap.cancelled', { step: p.step, steps: p.steps, scheme: schemeName(p.scheme), seed: p.seed, run: p.run + 1, runs: p.runs });
     else if (s.status === 'done' && s.restored) outcome.textContent = t('extrap.restored', { runs: s.runs.length, seconds: fmt(s.seconds, 1), mode: t(`extrap.mode_${s.mode}`) });
     else if (s.status === 'done') outcome.textContent = t('extrap.done', { runs: s.runs.length, seconds: fmt(s.seconds, 1), mode: t(`extrap.mode_${s.mode}`) });
-    else if (s.status === 'running' && force) outcome.textContent = t('extrap.started', { runs: s.runs.length, mode: t(`extrap.mode_${s.mode ?? 'worker'}`) });
+    else if (s.status === 'running' && s.paused) outcome.textContent = t('extrap.paused', { step: p.step, steps: p.steps, scheme: schemeName(p.scheme), seed: p.seed, n: s.chunk ?? 10 });
+    else if (s.status === 'running' && (force || pausedBefore)) outcome.textContent = t('extrap.started', { runs: s.runs.length, mode: t(`extrap.mode_${s.mode ?? 'worker'}`) });
+    pausedBefore = !!s.paused;
     // Curves: redrawn at most every REDRAW_MS while training, always at the end.
     clearTimeout(drawTimer);
-    if (!running || force || performance.now() - lastDraw >= REDRAW_MS) drawLosses(s);
+    // (and when a paused run has stopped: what it shows then is what it has)
+    if (!running || force || s.held || performance.now() - lastDraw >= REDRAW_MS) drawLosses(s);
     else drawTimer = setTimeout(() => el.isConnected && drawLosses(session), REDRAW_MS);
     if (s.status === 'done') {
       // Kept for this tab, so leaving the exercise and coming back shows it again.
       if (!s.restored && !s.saved) s.saved = saveRun(ctx.exercise.id, s);
       results.replaceChildren(resultsView(s));
     }
-    else if (s.status === 'cancelled') results.replaceChildren(h('p', { class: 'muted' }, t('extrap.cancelled_note')));
-    else if (running) results.replaceChildren(h('p', { class: 'muted' }, t('extrap.results_after')));
     ctx.changed(id, false);
   }
 
@@ -373,6 +444,8 @@ export function mount(el, block, ctx) {
     }
   });
   cancelButton.addEventListener('click', () => session?.cancel());
+  pauseButton.addEventListener('click', () => (session?.paused ? session.resume() : session?.pause()));
+  stepButton.addEventListener('click', () => session?.step());
 
   // A session started before this render (a language switch re-renders the page) is shown again;
   // else the tab's last finished run (for this scheme set, or the last one), checked as it is read.

@@ -17,7 +17,7 @@ function s(tag, attrs) {
 
 let counter = 0;
 
-// series: [{ label, xs, ys, style? }] (style: an index into the palette, so a
+// series: [{ label, xs, ys, style?, key? }] (key: a method name, linked by method-link.js) (style: an index into the palette, so a
 // series keeps its colour when others are left out; default its own index); opts: { caption, xLabel, yLabel, xMin, xMax, yMin, yMax, cursor, wall, sampleEvery,
 //   xTicks: [x…] (default: the ends and the middle), xTickLabel: x → text (ticks and the table), shade: { from, to, label } (a band, e.g. the lengths a model was trained on) }
 export function lineplot(series, opts = {}) {
@@ -57,7 +57,8 @@ export function lineplot(series, opts = {}) {
   }
   const xFormat = X.tickFormat(phone ? 4 : 6);
   for (const xv of opts.xTicks ?? X.ticks(phone ? 4 : 6)) {
-    const tx = s('text', { x: X(xv), y: H - pad.b + 15, class: 'lp-tick', 'text-anchor': 'middle' });
+    // The last tick ends at the plot's right edge rather than running past it (clipped).
+    const tx = s('text', { x: X(xv), y: H - pad.b + 15, class: 'lp-tick', 'text-anchor': X(xv) > W - pad.r - 24 ? 'end' : 'middle' });
     tx.textContent = opts.xTickLabel ? opts.xTickLabel(xv) : opts.xTicks ? String(xv) : xFormat(xv);
     svg.append(tx);
   }
@@ -85,7 +86,11 @@ export function lineplot(series, opts = {}) {
     // One polyline per run of drawable points (both coordinates finite on screen).
     let run = [];
     const flush = () => {
-      if (run.length) svg.append(s('polyline', { points: run.join(' '), fill: 'none', stroke: COLOURS[k % COLOURS.length], 'stroke-width': 1.6, 'stroke-dasharray': DASHES[k % DASHES.length] }));
+      if (run.length) {
+        const line = s('polyline', { points: run.join(' '), fill: 'none', stroke: COLOURS[k % COLOURS.length], 'stroke-width': 1.6, 'stroke-dasharray': DASHES[k % DASHES.length] });
+        if (q.key !== undefined) line.setAttribute('data-method-key', q.key);
+        svg.append(line);
+      }
       run = [];
     };
     for (let j = 0; j < q.xs.length; j++) {
@@ -103,7 +108,8 @@ export function lineplot(series, opts = {}) {
     { class: 'lp-legend' },
     ...series.map((q, i) => {
       const k = q.style ?? i;
-      return h('li', {}, h('span', { class: 'lp-swatch', style: `border-top: 3px ${DASHES[k % DASHES.length] ? 'dashed' : 'solid'} ${COLOURS[k % COLOURS.length]}`, 'aria-hidden': 'true' }), q.label);
+      // A series with a key (q.key) links to its method elsewhere on the page (method-link.js): focusable, so Tab reaches it.
+      return h('li', q.key !== undefined ? { 'data-method-key': q.key, tabindex: '0' } : {}, h('span', { class: 'lp-swatch', style: `border-top: 3px ${DASHES[k % DASHES.length] ? 'dashed' : 'solid'} ${COLOURS[k % COLOURS.length]}`, 'aria-hidden': 'true' }), q.label);
     }),
   );
   // The table samples the x axis so it stays readable.

@@ -13,6 +13,7 @@ import { h, errorBox, fmt } from '../dom.js';
 import { t } from '../i18n.js';
 import { lineplot } from './lineplot.js';
 import { startTraining, activeSession } from '../core/trainer.js';
+import { linkMethods } from './method-link.js';
 
 export const METHODS = ['none', 'pi', 'ntk', 'yarn'];
 // The seed sets offered: the exercise's lab.run_seeds (what the grader accepts), else these.
@@ -195,13 +196,15 @@ export function mount(el, block, ctx) {
   );
   seedsSelect.addEventListener('change', () => (w.state = { seeds: choices[Number(seedsSelect.value)] }));
 
+  // A method's curves and row light up with its angle map above (method-link.js), and the other way round.
+  const links = linkMethods(el);
   function show(run) {
     const rows = summarize(run);
     w.result = { rows, seeds: run.seeds };
     const ns = Array.from({ length: RUN.testMax }, (_, i) => i + 1);
     const plot = (finetuned) =>
       lineplot(
-        rows.filter((r) => r.finetuned === finetuned).map((r) => ({ label: name(r.method), style: METHODS.indexOf(r.method), xs: ns, ys: r.curve })),
+        rows.filter((r) => r.finetuned === finetuned).map((r) => ({ label: name(r.method), style: METHODS.indexOf(r.method), xs: ns, ys: r.curve, key: r.method })),
         { caption: t(finetuned ? 'extrun.plot_ft' : 'extrun.plot_zero', { seeds: run.seeds.join(', '), steps: RUN.finetuneSteps }), xLabel: 'n', yLabel: t('extrun.exact'), yMin: 0, yMax: 1, xMin: 1, xMax: RUN.testMax, shade: { from: 1, to: RUN.trainMax, label: t('extrun.trained') } },
       );
     const table = h(
@@ -218,7 +221,7 @@ export function mount(el, block, ctx) {
           ...METHODS.map((m) => {
             const z = rows.find((r) => r.method === m && !r.finetuned);
             const f = rows.find((r) => r.method === m && r.finetuned);
-            return h('tr', { 'data-method': m }, h('th', { scope: 'row' }, name(m)), h('td', {}, fmtShare(z.mean)), h('td', {}, z.solved.join(', ')), h('td', {}, fmtShare(f.mean)), h('td', {}, f.solved.join(', ')));
+            return h('tr', { 'data-method': m, 'data-method-key': m }, h('th', { scope: 'row', tabindex: '0' }, name(m)), h('td', {}, fmtShare(z.mean)), h('td', {}, z.solved.join(', ')), h('td', {}, fmtShare(f.mean)), h('td', {}, f.solved.join(', ')));
           }),
         ),
       ),
@@ -231,6 +234,7 @@ export function mount(el, block, ctx) {
       h('div', { class: 'extrun-verdict' }, h('h4', {}, t('extrun.verdict_title')), ...verdict(rows).map((line) => h('p', {}, line))),
       ...(pi ? [h('div', { class: 'extrun-pi-note' }, h('h4', {}, t('extrun.pi_title')), ...piLines(pi).map((line) => h('p', {}, line)))] : []),
     );
+    links.refresh();
   }
 
   let session = null;

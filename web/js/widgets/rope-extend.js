@@ -6,6 +6,13 @@
 // drawn on a cyclic colour scale (sinebow), so 0 and 2π share a colour.
 import { h, errorBox, fmt } from '../dom.js';
 import { t } from '../i18n.js';
+import { reducedMotion } from './motion.js';
+import { linkMethods } from './method-link.js';
+
+// Animation of a change of s (issue 24): the map is drawn at FRAMES values of
+// s between the old and the new one, each the core's own map, over ANIM_MS.
+const FRAMES = 8;
+const ANIM_MS = 480;
 
 const SVG = 'http://www.w3.org/2000/svg';
 const METHODS = ['none', 'pi', 'ntk', 'yarn', 'base'];
@@ -26,14 +33,15 @@ export function sinebow(u) {
 // The legend: a colour wheel, angle 0 at the right, counter-clockwise.
 function wheel() {
   const r = 30, c = 42, n = 36;
-  const svg = s('svg', { viewBox: '0 0 84 84', width: 84, height: 84, class: 'ropeext-wheel', role: 'img', 'aria-label': t('ropeext.wheel') });
+  // Room round the wheel for its labels (π/2 was cut off at the top).
+  const svg = s('svg', { viewBox: '-12 -10 108 104', width: 108, height: 104, class: 'ropeext-wheel', role: 'img', 'aria-label': t('ropeext.wheel') });
   for (let k = 0; k < n; k++) {
     const a0 = (2 * Math.PI * k) / n, a1 = (2 * Math.PI * (k + 1)) / n;
     const p = (a, rr) => `${(c + rr * Math.cos(a)).toFixed(2)},${(c - rr * Math.sin(a)).toFixed(2)}`;
     svg.append(s('path', { d: `M${p(a0, r - 10)}L${p(a0, r)}A${r},${r} 0 0 0 ${p(a1, r)}L${p(a1, r - 10)}A${r - 10},${r - 10} 0 0 1 ${p(a0, r - 10)}Z`, fill: sinebow((k + 0.5) / n).css }));
   }
   for (const [a, text, anchor] of [[0, '0', 'start'], [Math.PI / 2, 'π/2', 'middle'], [Math.PI, 'π', 'end'], [1.5 * Math.PI, '3π/2', 'middle']]) {
-    const tx = s('text', { x: c + (r + 2) * Math.cos(a), y: c - (r + 2) * Math.sin(a) + (a === Math.PI / 2 ? -2 : a === 1.5 * Math.PI ? 9 : 3), 'text-anchor': anchor, class: 'lp-tick', 'font-size': 8 });
+    const tx = s('text', { x: c + (r + 2) * Math.cos(a), y: c - (r + 2) * Math.sin(a) + (a === Math.PI / 2 ? -2 : a === 1.5 * Math.PI ? 9 : 3), 'text-anchor': anchor, class: 'lp-tick ropeext-wheel-label' });
     tx.textContent = text;
     svg.append(tx);
   }
@@ -60,7 +68,7 @@ function picture(map, id) {
   const pad = { l: 44, t: 8, b: 30, r: 16 };
   const W = pad.l + positions * cell + pad.r;
   const H = pad.t + pairs * rowH + pad.b;
-  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, width: '100%', class: 'ropeext-svg', role: 'img', 'aria-label': t('ropeext.aria', { pairs, positions, L, leaving: map.leaves.filter(Boolean).length }) });
+  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, width: '100%', class: 'ropeext-svg', role: 'group', 'aria-label': t('ropeext.aria', { pairs, positions, L, leaving: map.leaves.filter(Boolean).length }) });
   const defs = s('defs', {});
   const pattern = s('pattern', { id: `${id}-hatch`, width: 4, height: 4, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' });
   pattern.append(s('rect', { width: 4, height: 4, fill: '#ffffff' }), s('line', { x1: 0, y1: 0, x2: 0, y2: 4, stroke: '#D55E00', 'stroke-width': 3 }));
@@ -68,20 +76,26 @@ function picture(map, id) {
   svg.append(defs);
   for (let i = 0; i < pairs; i++) {
     const y = pad.t + i * rowH;
+    // One row per pair: hovering or focusing it lights its row of the table below (and the other way round).
+    const row = s('g', { class: 'ropeext-row', 'data-pair': i, tabindex: 0, role: 'img', 'aria-label': t('ropeext.row_aria', { i, span: fmt(map.trainedSpan[i], 2), reach: fmt(map.maxAngle[i], 2), leaves: t(map.leaves[i] ? 'ropeext.yes' : 'ropeext.no') }) });
     const label = s('text', { x: pad.l - 4, y: y + rowH / 2 + 4, 'text-anchor': 'end', class: 'lp-tick' });
     label.textContent = `i=${i}`;
-    svg.append(label);
+    row.append(label);
     for (let m = 0; m < positions; m++) {
       const k = m * pairs + i;
       const unseen = map.unseen[k] === 1;
       const fill = unseen ? `url(#${id}-hatch)` : sinebow(map.angles[k] / (2 * Math.PI)).css;
-      svg.append(s('rect', { x: pad.l + m * cell, y, width: cell + 0.3, height: rowH - 1, fill }));
+      row.append(s('rect', { x: pad.l + m * cell, y, width: cell + 0.3, height: rowH - 1, fill }));
     }
+    row.append(s('rect', { x: 1, y: y - 1, width: W - 2, height: rowH + 1, class: 'ropeext-row-ring' }));
+    svg.append(row);
   }
   const xL = pad.l + (L + 1) * cell;
   svg.append(s('line', { x1: xL, y1: pad.t - 4, x2: xL, y2: pad.t + pairs * rowH + 4, stroke: '#000', 'stroke-width': 2 }));
-  for (const [x, text] of [[pad.l, '0'], [xL, `L=${L}`], [pad.l + positions * cell, String(positions - 1)]]) {
-    const tx = s('text', { x, y: H - 8, 'text-anchor': 'middle', class: 'lp-tick' });
+  // Position ticks under the map; L's label beside its line, never over the last tick.
+  const xEnd = pad.l + positions * cell;
+  for (const [x, text, anchor] of [[pad.l, '0', 'start'], [xL, `L=${L}`, xEnd - xL < 60 ? 'end' : 'middle'], [xEnd, String(positions - 1), 'end']]) {
+    const tx = s('text', { x, y: H - 8, 'text-anchor': anchor, class: 'lp-tick' });
     tx.textContent = text;
     svg.append(tx);
   }
@@ -115,22 +129,91 @@ export function mount(el, block, ctx) {
   };
   for (const c of [d.el, base.el, scale.el, method.el, edges.el]) c.addEventListener('change', read);
   lengthInput.addEventListener('input', read);
-  w.update = async () => {
-    const st = w.state;
+  // Pair i in the map and in the table: hovering or focusing one lights both.
+  const pairOf = (target) => target?.closest?.('[data-pair]')?.dataset.pair ?? null;
+  let litPair = null;
+  const lightPair = (i) => {
+    litPair = i;
+    for (const x of el.querySelectorAll('[data-pair]')) x.classList.toggle('lit', x.dataset.pair === i);
+    if (i === null) delete el.dataset.litPair;
+    else el.dataset.litPair = i;
+  };
+  el.addEventListener('mouseover', (e) => pairOf(e.target) !== null && lightPair(pairOf(e.target)));
+  el.addEventListener('mouseout', (e) => pairOf(e.relatedTarget) === null && lightPair(pairOf(document.activeElement)));
+  el.addEventListener('focusin', (e) => lightPair(pairOf(e.target)));
+  el.addEventListener('focusout', (e) => pairOf(e.relatedTarget) === null && lightPair(null));
+  // The map's method and the run's curves of the same method (method-link.js).
+  const links = linkMethods(el);
+
+  const args = (st, sValue) => ({ d: st.d, base: st.base, trainedLength: st.L, s: sValue, method: st.method, yarnEdges: st.yarnEdges });
+  let ticket = 0;
+  let shownS = null;
+  let slot = null; // the map's scroll box, redrawn frame by frame while s moves
+  let caption = null;
+  const nextFrame = (until) =>
+    new Promise((ok) => {
+      const tick = () => (performance.now() >= until ? ok() : requestAnimationFrame(tick));
+      requestAnimationFrame(tick);
+    });
+
+  // A change of s is animated: the core's map at FRAMES values of s on the
+  // way (skipped under prefers-reduced-motion: the end state at once).
+  async function animate(st, from, mine) {
+    if (from === null || from === st.s || !slot || !slot.isConnected || reducedMotion()) {
+      el.dataset.animFrames = '0';
+      return;
+    }
+    const start = performance.now();
+    let frames = 0;
+    for (let k = 1; k < FRAMES; k++) {
+      const sk = from + ((st.s - from) * k) / FRAMES;
+      let map;
+      try {
+        map = await ctx.core.call('ropeAngleMap', args(st, sk));
+      } catch {
+        break;
+      }
+      if (mine !== ticket) return;
+      await nextFrame(start + (k * ANIM_MS) / FRAMES);
+      if (mine !== ticket) return;
+      slot.replaceChildren(picture(map, id));
+      caption.textContent = t('ropeext.caption_moving', { s: fmt(sk, 2) });
+      frames++;
+    }
+    el.dataset.animFrames = String(frames);
+  }
+
+  w.update = () => {
+    const st = { ...w.state };
+    const from = shownS;
+    const mine = ++ticket;
+    const job = (async () => {
+      await animate(st, from, mine);
+      if (mine !== ticket) return;
+      await full(st, mine);
+    })();
+    return ctx.track ? ctx.track(job) : job;
+  };
+
+  async function full(st, mine) {
     try {
-      const map = await ctx.core.call('ropeAngleMap', { d: st.d, base: st.base, trainedLength: st.L, s: st.s, method: st.method, yarnEdges: st.yarnEdges });
+      const map = await ctx.core.call('ropeAngleMap', args(st, st.s));
+      if (mine !== ticket) return;
+      shownS = st.s;
       w.error = null;
       w.result = { leaves: map.leaves.slice(), logitScale: map.logitScale };
       const leaving = map.leaves.map((b, i) => (b ? i : -1)).filter((i) => i >= 0);
       const rows = Array.from({ length: map.pairs }, (_, i) =>
-        h('tr', {}, h('th', { scope: 'row' }, String(i)), h('td', {}, fmt(map.original[i], 5)), h('td', {}, fmt(map.theta[i], 5)), h('td', {}, fmt(map.trainedSpan[i], 3)), h('td', {}, fmt(map.maxAngle[i], 3)), h('td', { class: map.leaves[i] ? 'ropeext-leaves' : '' }, t(map.leaves[i] ? 'ropeext.yes' : 'ropeext.no'))),
+        h('tr', { 'data-pair': i }, h('th', { scope: 'row', tabindex: '0' }, String(i)), h('td', {}, fmt(map.original[i], 5)), h('td', {}, fmt(map.theta[i], 5)), h('td', {}, fmt(map.trainedSpan[i], 3)), h('td', {}, fmt(map.maxAngle[i], 3)), h('td', { class: map.leaves[i] ? 'ropeext-leaves' : '' }, t(map.leaves[i] ? 'ropeext.yes' : 'ropeext.no'))),
       );
       const notes = [];
       if (st.method === 'ntk') notes.push(t('ropeext.note_ntk', { base: fmt(map.baseUsed, 0) }));
       if (st.method === 'yarn') notes.push(t('ropeext.note_yarn', { alpha: fmt(map.alpha, 2), beta: fmt(map.beta, 2), scale: fmt(map.logitScale, 3) }), t(`ropeext.note_yarn_${st.yarnEdges === 'lab' ? 'lab' : 'paper'}`));
       if (st.method === 'base') notes.push(t('ropeext.note_base', { base: fmt(map.baseUsed, 0) }));
+      slot = h('div', { class: 'hm-scroll', tabindex: '-1' }, picture(map, id));
+      caption = h('figcaption', {}, t('ropeext.caption', { L: st.L, N: map.positions - 1 }));
       body.replaceChildren(
-        h('figure', { class: 'ropeext-figure' }, h('figcaption', {}, t('ropeext.caption', { L: st.L, N: map.positions - 1 })), h('div', { class: 'hm-scroll', tabindex: '0' }, picture(map, id)), h('div', { class: 'ropeext-legend-row' }, wheel(), h('p', { class: 'ropeext-legend' }, t('ropeext.legend')))),
+        h('figure', { class: 'ropeext-figure', 'data-method-key': st.method, 'data-s': String(st.s) }, caption, slot, h('div', { class: 'ropeext-legend-row' }, wheel(), h('p', { class: 'ropeext-legend' }, t('ropeext.legend')))),
         h('p', { class: 'ropeext-summary' }, leaving.length ? t('ropeext.leaving', { pairs: leaving.join(', ') }) : t('ropeext.none_leaving')),
         ...notes.map((n) => h('p', { class: 'ropeext-note' }, n)),
         h(
@@ -145,11 +228,14 @@ export function mount(el, block, ctx) {
           ),
         ),
       );
+      if (litPair !== null) lightPair(litPair);
+      links.refresh();
     } catch (e) {
+      if (mine !== ticket) return;
       w.error = e;
       w.result = null;
       body.replaceChildren(errorBox(e));
     }
-  };
+  }
   return w;
 }

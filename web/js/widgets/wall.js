@@ -12,6 +12,7 @@ import { h, errorBox, fmt, withCode } from '../dom.js';
 import { t } from '../i18n.js';
 import { richInline } from '../rich.js';
 import { lineplot } from './lineplot.js';
+import { wallPicture, outputBars } from './wall-picture.js';
 import { vectorTable } from './common.js';
 import { filePicker } from '../file-picker.js';
 import { tableViews } from './table-views.js';
@@ -37,6 +38,9 @@ export function mount(el, block, ctx) {
   const number = h('input', { type: 'number', min: 0, max, step: 1, value: w.state.pos, class: 'num', 'aria-label': t('wall.position_number') });
   const readout = h('div', { class: 'wall-readout', 'aria-live': 'polite' });
   const plots = h('div', { class: 'wall-plots' });
+  // The picture (issue 24): one position axis through the three schemes, the learned table's rows ending at its last row.
+  const picture = h('div', { class: 'wall-picture-box' });
+  const plotsDetails = h('details', { class: 'wall-plots-details' }, h('summary', {}, t('wall.plots_one_by_one')), plots);
   // Attention at GPT-2 small's shape over the whole sequence 0…pos: the
   // learned table fails past 1024 tokens, the others carry on. Heavy (up to
   // 2048 × 768, 12 heads): it runs in the core's Worker, one scheme at a time,
@@ -75,10 +79,11 @@ export function mount(el, block, ctx) {
     h('p', { class: 'shape', id: `${block.id}-shape`, html: richInline(t('wall.shape', { rows, D })) }),
     // The wall first (the slider and what each scheme returns there), the table's own views after it.
     h('div', { class: 'slider-row' }, h('label', { for: `${block.id}-slider` }, t('wall.position')), slider, number),
+    picture,
     readout,
     gpt2,
-    plots,
     tableSection,
+    plotsDetails,
   );
 
   const pastTable = (r) => r.pe === 'learned' && r.error && r.error.code === 'position_past_table';
@@ -152,8 +157,11 @@ export function mount(el, block, ctx) {
     gpt2.setAttribute('aria-busy', 'false');
     gpt2Status.textContent = t('wall.gpt2_done', { S });
     gpt2.dataset.shownS = String(S);
+    const failedText = (r) => (pastTable(r) ? t('wall.gpt2_failed_bar', { rows }) : t('wall.gpt2_failed'));
     gpt2Out.replaceChildren(
-      h(
+      h('figure', { class: 'gpt2-figure' }, h('figcaption', {}, t('wall.gpt2_bars_caption', { S, last: S - 1 })), outputBars(rowsOut, { S, label: (pe) => t(`wall.short_${pe}`), failedText, id: block.id })),
+      // The numbers (and each scheme's time), one click away.
+      h('details', { class: 'gpt2-numbers' }, h('summary', {}, t('wall.gpt2_numbers')), h(
         'table',
         { class: 'data-table gpt2-table' },
         h('caption', {}, t('wall.gpt2_caption', { S })),
@@ -171,7 +179,7 @@ export function mount(el, block, ctx) {
             ),
           ),
         ),
-      ),
+      )),
       // What the core said, in place, below the table; the learned table's
       // wall is already explained once in its panel above (the table's cell
       // says so), so only other failures are shown here.
@@ -253,6 +261,7 @@ export function mount(el, block, ctx) {
       ),
     );
     if (curves) {
+      picture.replaceChildren(wallPicture(curves, { pos, max, id: block.id }));
       plots.replaceChildren(
         lineplot(curves.learned, { caption: t(curves.fromFile ? 'wall.plot_file' : 'wall.plot_learned', { rows: curves.rows, last: curves.rows - 1 }), xLabel: t('pe.pos'), xMin: 0, xMax: max, cursor: pos, wall: curves.rows, wallLabel: t('wall.no_rows', { rows: curves.rows }) }),
         lineplot(curves.sinusoidal, { caption: t('wall.plot_sinusoidal'), xLabel: t('pe.pos'), xMin: 0, xMax: max, cursor: pos }),
