@@ -90,15 +90,18 @@ TEST(Extension, NoFinetuneGivesZeroShotOnly) {
     EXPECT_FALSE(run.curves()[1].finetuned);
 }
 
-// The fine-tune's learning rate is finetuneLr (not the training lr): the
-// fine-tune replayed by hand, with its schedule worked out from the doc
-// (warm-up steps/10 = 0 for 5 steps, then lr·(steps−s)/steps), gives the
-// same losses step by step, for two different finetuneLr values.
+// The fine-tune's learning rate is finetuneLr (not the training lr) on its
+// own schedule (not the training's warm-up): the fine-tune replayed by hand,
+// with its schedule worked out from the doc (warm-up steps/10 = 0 for 5
+// steps, then lr·(steps−s)/steps), gives the same losses step by step, for
+// two different finetuneLr values, with and without a training warm-up.
 TEST(Extension, FinetuneUsesFinetuneLrOnItsOwnSchedule) {
+    // The second run sets the training's warm-up: the fine-tune still has its own (none).
     for (const double lr : {0.02, 1e-4}) {
         ExtensionOptions o = tiny_options();
         o.methods = {RopeScaling::pi};
         o.finetune_lr = lr;
+        if (lr < 1e-3) o.train.warmup = 3;
         ASSERT_NE(lr, o.train.lr);
         ExtensionRun run(o);
         run.step(run.total_steps());

@@ -137,3 +137,34 @@ test('variantFor refuses a bad id before asking the core', async () => {
   assert.deepEqual(await variantFor(core, {}, 'ok'), {});
   assert.equal(asked, 1);
 });
+
+test('no kept id is no warning; a kept id far too long is dropped without being normalized', () => {
+  assert.deepEqual(createLearner({ href: page, storage: new FakeStorage() }).warnings, []);
+  assert.deepEqual(createLearner({ href: page, storage: null }).warnings, []);
+  // "Far longer than any id can be": past 4 × 200 UTF-16 units the kept value
+  // is dropped before String.prototype.normalize sees it (a megabyte-long
+  // value costs nothing); up to that, it is normalized and then judged.
+  const normalize = String.prototype.normalize;
+  const seen = [];
+  String.prototype.normalize = function (...args) {
+    seen.push(this.length);
+    return normalize.apply(this, args);
+  };
+  try {
+    for (const n of [801, 100000]) {
+      const l = createLearner({ href: page, storage: new FakeStorage({ [LEARNER_KEY]: 'x'.repeat(n) }) });
+      assert.equal(l.id, null);
+      assert.equal(l.warnings.length, 1);
+    }
+    assert.deepEqual(seen, [], 'not normalized');
+    const at = createLearner({ href: page, storage: new FakeStorage({ [LEARNER_KEY]: 'x'.repeat(800) }) });
+    assert.equal(at.id, null);
+    assert.deepEqual(at.warnings.map((w) => w.code), ['learner_dropped']);
+    assert.deepEqual(seen, [800], '800 units: normalized, then too long');
+    seen.length = 0;
+    assert.equal(createLearner({ href: page, storage: new FakeStorage({ [LEARNER_KEY]: 'y'.repeat(60) }) }).id, 'y'.repeat(60));
+    assert.deepEqual(seen, [60]);
+  } finally {
+    String.prototype.normalize = normalize;
+  }
+});

@@ -235,3 +235,77 @@ test('a re-mounted panel keeps its last status line, with the lines it adds', ()
   assert.deepEqual(statusTexts(text.root), ['だけ'], 'a text without English falls back to Japanese');
   assert.equal(statusLine(text.root).getAttribute('class'), 'grading-status error');
 });
+
+// The whole panel as a tree of [tag, attributes, own text, children]: the
+// structure a screen reader and the stylesheet rely on (labels tied to their
+// inputs, help tied by aria-describedby, the roles of the warnings and the
+// status line), written out here from the panel's design.
+const tree = (e) => [e.tagName.toLowerCase(), Object.fromEntries([...e.attrs].sort(([a], [b]) => a.localeCompare(b))), e.text, e.children.map(tree)];
+const T = (key, params) => format('ja', key, params);
+
+test('the panel\'s elements and attributes, without an id and with one', () => {
+  const w = { code: 'w1', message: { ja: '警告です' } };
+  const none = setup({ storeWarnings: [w] });
+  assert.deepEqual(none.root.children.map(tree), [
+    ['h2', { class: 'grading-title' }, T('grading.panel_title'), []],
+    ['p', { class: 'grading-honest' }, T('grading.honest'), []],
+    ['div', { class: 'grading-warnings', role: 'alert' }, '', [
+      ['h3', {}, T('grading.warnings_title'), []],
+      ['ul', {}, '', [['li', { 'data-code': 'w1' }, '警告です', []]]],
+    ]],
+    ['form', { class: 'grading-learner' }, '', [
+      ['label', { for: 'grading-learner' }, T('grading.learner_label'), []],
+      ['input', { 'aria-describedby': 'grading-learner-help', autocomplete: 'off', id: 'grading-learner', spellcheck: 'false', type: 'text', value: '' }, '', []],
+      ['button', { type: 'submit' }, T('grading.learner_save'), []],
+      ['p', { class: 'grading-help', id: 'grading-learner-help' }, T('grading.learner_help'), []],
+    ]],
+    ['div', { class: 'grading-actions' }, '', [
+      ['button', { class: 'grading-download', disabled: '', type: 'button' }, T('grading.download_button'), []],
+      ['input', { accept: 'application/json,.json', 'aria-describedby': 'grading-import-chosen', class: 'grading-import-file sr-only', disabled: '', id: 'grading-import', type: 'file' }, '', []],
+      ['label', { class: 'grading-import button disabled', for: 'grading-import' }, T('grading.import_button'), []],
+      ['span', { class: 'grading-import-chosen', id: 'grading-import-chosen' }, T('grading.import_none'), []],
+      ['button', { class: 'grading-reset secondary', type: 'button' }, T('grading.reset_button'), []],
+    ]],
+    ['p', { class: 'grading-help' }, T('grading.learner_needed'), []],
+    ['div', { class: 'grading-status', role: 'status' }, '', []],
+  ]);
+
+  const host = setup({ id: 'h1', source: 'host', status: { key: 'grading.reset_nothing', kind: 'info' } });
+  assert.deepEqual(host.root.children.map(tree), [
+    ['h2', { class: 'grading-title' }, T('grading.panel_title'), []],
+    ['p', { class: 'grading-honest' }, T('grading.honest'), []],
+    ['p', { class: 'grading-learner-fixed' }, T('grading.learner_from_host', { id: 'h1' }), []],
+    ['div', { class: 'grading-actions' }, '', [
+      ['button', { class: 'grading-download', type: 'button' }, T('grading.download_button'), []],
+      ['input', { accept: 'application/json,.json', 'aria-describedby': 'grading-import-chosen', class: 'grading-import-file sr-only', id: 'grading-import', type: 'file' }, '', []],
+      ['label', { class: 'grading-import button', for: 'grading-import' }, T('grading.import_button'), []],
+      ['span', { class: 'grading-import-chosen', id: 'grading-import-chosen' }, T('grading.import_none'), []],
+      ['button', { class: 'grading-reset secondary', type: 'button' }, T('grading.reset_button'), []],
+    ]],
+    ['div', { class: 'grading-status info', role: 'status' }, '', [['p', {}, T('grading.reset_nothing'), []]]],
+  ]);
+});
+
+test('the panel works without onChange or onStatus, and the strings default to Japanese', async () => {
+  const learner = createLearner({ href: 'https://lab.example/', storage: new FakeStorage() });
+  const root = doc.createElement('section');
+  const calls = [];
+  const session = { download: async () => 'f.json', import: () => ({ message: { ja: '済', en: 'done' } }), reset: () => (calls.push('reset'), { backupKey: null }) };
+  mountGradingPanel(root, { session, store: { warnings: [], records: () => [] }, learner, labVersion: '1', exercises: [], confirm: () => true });
+  const input = root.one((e) => e.getAttribute('id') === 'grading-learner', 'id input');
+  input.value = 'z1';
+  await root.one(byTag('form'), 'form').fire('submit');
+  assert.equal(learner.id, 'z1');
+  assert.deepEqual(statusTexts(root), [T('grading.learner_saved', { id: 'z1' })], 'no lang given: Japanese');
+  const file = root.one(byClass('grading-import-file'), 'file input');
+  file.files = [{ name: 'a.json', text: async () => '{}' }];
+  await file.fire('change');
+  assert.deepEqual(statusTexts(root), ['済']);
+  await root.one(byClass('grading-reset'), 'reset').fire('click');
+  assert.deepEqual(calls, ['reset']);
+  // A file input with no file list at all (an old browser) does nothing.
+  const again = root.one(byClass('grading-import-file'), 'file input');
+  again.files = null;
+  await again.fire('change');
+  assert.deepEqual(statusTexts(root), [T('grading.reset_nothing')]);
+});
