@@ -309,3 +309,39 @@ test('the panel works without onChange or onStatus, and the strings default to J
   await again.fire('change');
   assert.deepEqual(statusTexts(root), [T('grading.reset_nothing')]);
 });
+
+test('while a chosen file is read, it is already named; a thrown error without its own text shows its message', async () => {
+  let release;
+  const t = setup({ id: 's1', lang: 'en' });
+  const file = t.root.one(byClass('grading-import-file'), 'file input');
+  file.files = [{ name: 'slow.json', text: () => new Promise((ok) => (release = ok)) }];
+  const done = file.fire('change');
+  assert.equal(t.root.one(byClass('grading-import-chosen'), 'chosen').textContent, format('en', 'grading.import_chosen', { name: 'slow.json' }));
+  release('{}');
+  await done;
+  assert.equal(statusLine(t.root).getAttribute('class'), 'grading-status info');
+  // onChange failing after a saved id: its message is the status, as an error.
+  const learner = createLearner({ href: 'https://lab.example/', storage: new FakeStorage() });
+  const root = doc.createElement('section');
+  mountGradingPanel(root, { session: {}, store: { warnings: [], records: () => [] }, learner, labVersion: '1', exercises: [], lang: () => 'en', onChange: () => { throw new Error('re-render failed'); } });
+  root.one((e) => e.getAttribute('id') === 'grading-learner', 'id input').value = 'q1';
+  await root.one(byTag('form'), 'form').fire('submit');
+  assert.deepEqual(statusTexts(root), ['re-render failed']);
+});
+
+test('without a confirm given, the browser\'s confirm() is asked', async () => {
+  const saved = globalThis.confirm;
+  const asked = [];
+  globalThis.confirm = (text) => (asked.push(text), false);
+  try {
+    const learner = createLearner({ href: 'https://lab.example/', storage: new FakeStorage() });
+    const root = doc.createElement('section');
+    let resets = 0;
+    mountGradingPanel(root, { session: { reset: () => (resets++, {}) }, store: { warnings: [], records: () => [] }, learner, labVersion: '1', exercises: [] });
+    await root.one(byClass('grading-reset'), 'reset').fire('click');
+    assert.deepEqual(asked, [T('grading.reset_confirm_practice', { count: 0 })]);
+    assert.equal(resets, 0);
+  } finally {
+    globalThis.confirm = saved;
+  }
+});

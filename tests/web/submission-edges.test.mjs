@@ -211,3 +211,32 @@ test('the download anchor is hidden, noopener, removed after the click; the URL 
   revokeLater();
   assert.deepEqual(events.at(-1), 'revoke blob:1');
 });
+
+test('values of the wrong type that would read as valid text are refused too', () => {
+  // A one-element list turns into its element as a string: still not a hash or a time.
+  refused((s) => (s.exercises[0].contentHash = [HASH]), 'exercises[0].contentHash', 'hash');
+  refused((s) => (s.createdAt = ['2026-12-01T09:30:00Z']), 'createdAt', 'time');
+  assert.throws(() => buildSubmission({ labVersion: '1', learner: 5, records: [] }), (e) => e instanceof TypeError && /learner must be a non-empty string/.test(e.message));
+  // The JSON error's own words are passed on.
+  let detail;
+  try {
+    JSON.parse('{');
+  } catch (e) {
+    detail = e.message;
+  }
+  assert.throws(() => parseSubmission('{'), (e) => e.code === 'not_json' && e.params.detail === detail && e.text.en === fill(en['grading.import_not_json'], { detail }));
+  // A run of unsafe characters becomes one _.
+  assert.equal(submissionFileName({ learner: 'a//:b', createdAt: '2026-01-02T03:04:05Z' }), 'position-lab-a_b-20260102-0304.json');
+});
+
+test('without a scheduler given, the object URL is revoked 10 s after the click', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const revoked = [];
+  const doc = { createElement: () => ({ style: {}, click() {}, remove() {} }), body: { append() {} } };
+  const Url = { createObjectURL: () => 'blob:2', revokeObjectURL: (u) => revoked.push(u) };
+  downloadSubmission({ learner: 'b', createdAt: '2026-01-02T03:04:05Z' }, { document: doc, URL: Url, Blob: class {} });
+  t.mock.timers.tick(9999);
+  assert.deepEqual(revoked, []);
+  t.mock.timers.tick(1);
+  assert.deepEqual(revoked, ['blob:2']);
+});
