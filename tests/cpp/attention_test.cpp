@@ -78,6 +78,28 @@ TEST(Attention, RandomWeightsMatchTheReference) {
     }
 }
 
+// Random weights: W_Q, W_K, W_V, W_O are four independent N(0, 1/D) draws. Were
+// W_K the same as W_Q, every score q_i·k_j would equal q_j·k_i: the score
+// matrix (before the mask and softmax) would be symmetric.
+TEST(Attention, RandomWeightsAreFourDifferentDraws) {
+    const std::size_t d = 16;
+    const AttentionWeights w = make_attention_weights(WeightsKind::random, d, 9);
+    const xt::xtensor<float, 2>* m[] = {&w.wq, &w.wk, &w.wv, &w.wo};
+    for (int a = 0; a < 4; ++a) {
+        double sum = 0, sum2 = 0;
+        for (float v : *m[a]) sum += v, sum2 += double(v) * v;
+        EXPECT_NEAR(sum / (d * d), 0.0, 0.03) << a;
+        EXPECT_NEAR(sum2 / (d * d), 1.0 / d, 0.25 / d) << a;  // variance 1/D
+        for (int b = a + 1; b < 4; ++b) EXPECT_NE(*m[a], *m[b]) << a << " vs " << b;
+    }
+    // Scores of two different rows x_i, x_j: (x_i W_Q)·(x_j W_K) ≠ (x_j W_Q)·(x_i W_K).
+    const ref::Mat x = random_rows(2, d, 3);
+    const ref::Mat q = ref::matmul(x, as_mat(w.wq)), k = ref::matmul(x, as_mat(w.wk));
+    double s01 = 0, s10 = 0;
+    for (std::size_t c = 0; c < d; ++c) s01 += q[0][c] * k[1][c], s10 += q[1][c] * k[0][c];
+    EXPECT_GT(std::fabs(s01 - s10), 1e-3);
+}
+
 TEST(Attention, CausalMaskZerosTheFutureAndRowsSumToOne) {
     const std::size_t s = 9, d = 6;
     const ref::Mat x = random_rows(s, d, 3);

@@ -6,6 +6,8 @@
 
 #include "poslab/errors.hpp"
 #include "poslab/extend.hpp"
+#include "poslab/random.hpp"
+#include "poslab/tiny_transformer.hpp"
 
 namespace poslab {
 namespace {
@@ -88,6 +90,50 @@ TEST(Extension, NoFinetuneGivesZeroShotOnly) {
     EXPECT_FALSE(run.curves()[1].finetuned);
 }
 
+// The fine-tune's learning rate is finetuneLr (not the training lr) on its
+// own schedule (not the training's warm-up): the fine-tune replayed by hand,
+// with its schedule worked out from the doc (warm-up steps/10 = 0 for 5
+// steps, then lr·(steps−s)/steps), gives the same losses step by step, for
+// two different finetuneLr values, with and without a training warm-up.
+TEST(Extension, FinetuneUsesFinetuneLrOnItsOwnSchedule) {
+    // The second run sets the training's warm-up: the fine-tune still has its own (none).
+    for (const double lr : {0.02, 1e-4}) {
+        ExtensionOptions o = tiny_options();
+        o.methods = {RopeScaling::pi};
+        o.finetune_lr = lr;
+        if (lr < 1e-3) o.train.warmup = 3;
+        ASSERT_NE(lr, o.train.lr);
+        ExtensionRun run(o);
+        run.step(run.total_steps());
+        ASSERT_EQ(run.curves().size(), 2u);
+        const std::vector<double>& got = run.curves()[1].losses;
+        ASSERT_EQ(got.size(), 5u);
+
+        ExtrapolationOptions t = o.train;
+        t.scheme = PositionScheme::rope;
+        ExtrapolationRun base(t);
+        base.step(std::size_t(t.steps));
+        TinyTransformerConfig c = base.model().config();
+        const ScaledRope rope = extension_rope(o, RopeScaling::pi);
+        c.rope_theta = rope.theta;
+        c.logit_scale = rope.logit_scale;
+        TinyTransformer<float> m(c);
+        m.parameters() = base.model().parameters();
+        std::vector<float> g, am(m.parameters().size(), 0.0f), av(m.parameters().size(), 0.0f);
+        Rng data(mix_seed(std::uint64_t(t.seed), kFinetuneStream));
+        for (std::size_t s = 0; s < 5; ++s) {
+            const TokenBatch b = task_batch(t, std::size_t(t.test_max), data);
+            const float loss = m.loss_and_gradient(b, g);
+            EXPECT_EQ(double(loss), got[s]) << "lr " << lr << " step " << s;
+            const double lr_s = lr * double(5 - s) / 5.0;  // no warm-up: 5/10 rounds to 0
+            adam_update(m.parameters(), g, am, av, s + 1, lr_s, t.clip);
+        }
+        // The fine-tuned curve is measured on the weights after the last step.
+        EXPECT_EQ(run.curves()[1].evaluation.exact_match, evaluate_task(m, t).exact_match);
+        EXPECT_EQ(run.curves()[1].evaluation.solved_up_to, evaluate_task(m, t).solved_up_to);
+    }
+}
+
 TEST(Extension, RejectsBadOptions) {
     ExtensionOptions o = tiny_options();
     o.finetune_steps = 2001;
@@ -101,6 +147,17 @@ TEST(Extension, RejectsBadOptions) {
     o = tiny_options();
     o.finetune_lr = 0;
     EXPECT_THROW(validate(o), InvalidArgument);
+    o.finetune_lr = 1.0000001;
+    EXPECT_THROW(validate(o), InvalidArgument);
+    o = tiny_options();
+    o.finetune_lr = 1.0;  // the documented edges are allowed: lr 1, 0 and 2000 fine-tune steps
+    o.finetune_steps = 2000;
+    EXPECT_NO_THROW(validate(o));
+    o.finetune_steps = 0;
+    EXPECT_NO_THROW(validate(o));
+    o.finetune_steps = -1;
+    EXPECT_THROW(validate(o), InvalidArgument);
+    o = tiny_options();
     o = tiny_options();
     o.train.heads = 8;  // d_head 2: NTK needs 4
     EXPECT_THROW(validate(o), InvalidArgument);

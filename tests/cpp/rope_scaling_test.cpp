@@ -380,6 +380,23 @@ TEST(RopeAngleMap, UnseenMatchesABruteForceOverTrainedPositions) {
     EXPECT_GT(cells, 100000u);
 }
 
+TEST(RopeAngleMap, EdgesOfTheInputsAreExact) {
+    // s·L = 5·819 = 4095 positions past 0 is the most allowed; 4·1024 = 4096 is one too many.
+    const RopeAngleMap m = rope_angle_map(2, 100, 819, 5.0, RopeScaling::none);
+    EXPECT_EQ(m.positions, 4096u);
+    EXPECT_THROW(rope_angle_map(2, 100, 1024, 4.0, RopeScaling::none), InvalidArgument);
+    // A base just above 1 is allowed (the bound is exclusive), d = 2 is the narrowest.
+    EXPECT_NO_THROW(rope_angle_map(2, 1.0001, 4, 1.0, RopeScaling::none));
+    EXPECT_THROW(rope_angle_map(3, 100, 4, 1.0, RopeScaling::none), InvalidArgument);
+    RopeScalingParams p;
+    p.s = 2;
+    EXPECT_THROW(scale_rope(7, 100, RopeScaling::pi, p), InvalidArgument);  // odd d
+    // A negative angle is the same point of the circle as angle + 2π.
+    EXPECT_TRUE(angle_unseen(-0.5, 1.0));    // 2π − 0.5 = 5.78: past the span 1
+    EXPECT_FALSE(angle_unseen(-kTwoPi + 0.5, 1.0));  // 0.5: seen
+    EXPECT_TRUE(angle_unseen(-kTwoPi + 1.5, 1.0));   // 1.5: past 1
+}
+
 TEST(RopeAngleMap, RejectsBadInput) {
     EXPECT_THROW(rope_angle_map(5, 100, 10, 2.0, RopeScaling::none), InvalidArgument);    // odd d
     EXPECT_THROW(rope_angle_map(512, 100, 10, 2.0, RopeScaling::none), InvalidArgument);  // d > 256
