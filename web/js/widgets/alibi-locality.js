@@ -14,6 +14,7 @@ import { t } from '../i18n.js';
 import { tableToggle } from './common.js';
 import { morphChildren } from './morph.js';
 import { viridis } from './heatmap.js';
+import { HEAD_COLOURS, HEAD_DASHES, MIN_WEIGHT } from './attention-lines.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 function s(tag, attrs = {}) {
@@ -21,9 +22,6 @@ function s(tag, attrs = {}) {
   for (const [k, v] of Object.entries(attrs)) if (v !== undefined) el.setAttribute(k, String(v));
   return el;
 }
-const HEAD_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#56B4E9', '#E69F00', '#000000', '#8a6d00'];
-const HEAD_DASHES = ['', '6 3', '2 3', '8 3 2 3', '1 2', '10 4', '4 2 1 2', '3 6'];
-const MIN_WEIGHT = 0.01;
 
 export function mount(el, block, ctx) {
   const w = { state: { length: block.length ?? 16, head: 0, query: null }, result: null, error: null };

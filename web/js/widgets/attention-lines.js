@@ -21,9 +21,12 @@ function s(tag, attrs = {}) {
 }
 
 // Okabe–Ito colours and a dash pattern per head: colour is never the only cue.
-const HEAD_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#56B4E9', '#E69F00', '#000000', '#F0E442'];
-const HEAD_DASHES = ['', '6 3', '2 3', '8 3 2 3', '1 2', '10 4', '4 2 1 2', '3 6'];
-const MIN_WEIGHT = 0.01; // below this a line would be invisible: none is drawn
+// (Okabe–Ito's yellow, #F0E442, is a dark yellow here: a thin line of it
+// hardly shows on white.) Shared with ALiBi's locality picture, so a head has
+// one colour and dash on every page.
+export const HEAD_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#56B4E9', '#E69F00', '#000000', '#8a6d00'];
+export const HEAD_DASHES = ['', '6 3', '2 3', '8 3 2 3', '1 2', '10 4', '4 2 1 2', '3 6'];
+export const MIN_WEIGHT = 0.01; // below this a line would be invisible: none is drawn
 // Rows are taller on a phone, so that a token's label is a 44 px touch target there.
 const ROW = typeof matchMedia === 'function' && matchMedia('(max-width: 760px)').matches ? 54 : 34;
 const WIDTH = 420;
