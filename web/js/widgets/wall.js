@@ -390,7 +390,7 @@ export function mount(el, block, ctx) {
     chosen.file = file;
     chosen.tensor = '';
     chosen.result = null;
-    showTable('file');
+    trackedTable('file');
   }
   fileInput.addEventListener('change', () => {
     if (fileInput.files && fileInput.files[0]) openFile(fileInput.files[0]);
@@ -414,11 +414,16 @@ export function mount(el, block, ctx) {
     if (!tensorSelect.value || !chosen.file) return;
     chosen.tensor = tensorSelect.value;
     chosen.result = null;
-    showTable('file');
+    trackedTable('file');
   });
-  trainedButton.addEventListener('click', () => showTable('trained'));
-  randomButton.addEventListener('click', () => showTable('random'));
-  showTable(chosen.source === 'file' && !chosen.file ? 'trained' : chosen.source);
+  // The table's views are part of the page: it is not ready (nor idle after a
+  // click) until they are drawn. Training the table and summing it up run in
+  // Workers of their own, outside the core calls the page counts, so they are
+  // tracked here (an embedded lab reports its height once they are drawn).
+  const trackedTable = (source) => (ctx.track ? ctx.track(showTable(source)) : showTable(source));
+  trainedButton.addEventListener('click', () => trackedTable('trained'));
+  randomButton.addEventListener('click', () => trackedTable('random'));
+  trackedTable(chosen.source === 'file' && !chosen.file ? 'trained' : chosen.source);
 
   w.update = async () => {
     try {
