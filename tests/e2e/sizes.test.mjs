@@ -92,7 +92,10 @@ for (const lang of ['en', 'ja']) {
       await gotoReady(page, urlFor(lab, 'http', { ex, lang }));
       // The widgets draw after the core answers: wait until none is still working.
       await page.waitForFunction(() => ![...document.querySelectorAll('[data-widget]')].some((w) => w.querySelector('.loading, [aria-busy="true"]')), null, { timeout: 60000 });
-      // Open every data table too: their numbers are the visuals' twins.
+      // Open every closed block of a widget (what is one click away) and every
+      // data table too: their numbers are the visuals' twins.
+      const closed = page.locator('[data-widget] details:not([open]) > summary');
+      for (let i = await closed.count(); i > 0; i--) await closed.first().click();
       const toggles = page.locator('[data-widget] button[aria-expanded="false"]');
       for (let i = await toggles.count(); i > 0; i--) await toggles.first().click();
       await page.waitForTimeout(300);

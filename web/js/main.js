@@ -108,7 +108,10 @@ function renderHeader() {
           return h(
             'li',
             { class: st },
-            h('a', { href: app.linkTo(ex.id), 'aria-current': ex.id === current ? 'page' : undefined, title: pick(ex.title) }, h('span', { class: 'n' }, String(i + 1)), h('span', { class: 'sr-only' }, ` ${pick(ex.title)} (${t(`status.${st}`)})`)),
+            // The document's own address before the hash: a step scrolled out of
+            // the phone's one-row path is not mistaken for a skip link (a
+            // same-page "#…" link off screen); following it is still a hash change.
+            h('a', { href: `${location.href.split('#')[0]}${app.linkTo(ex.id)}`, 'aria-current': ex.id === current ? 'page' : undefined, title: pick(ex.title) }, h('span', { class: 'n' }, String(i + 1)), h('span', { class: 'sr-only' }, ` ${pick(ex.title)} (${t(`status.${st}`)})`)),
           );
         }),
       ),
