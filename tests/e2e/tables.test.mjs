@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { mkdtempSync, writeFileSync, rmSync, openSync, writeSync, ftruncateSync, closeSync } from 'node:fs';
-import { startLab, openPage, gotoReady, urlFor, artifacts, nodeCore } from './helpers.mjs';
+import { startLab, openPage, gotoReady, urlFor, artifacts, nodeCore, TIMEOUT_SCALE } from './helpers.mjs';
 import { trainTable } from '../../web/js/core/table-read.js';
 import { A, helix, tableFile, safetensors, npy, f32 } from '../wasm/table-files.mjs';
 
@@ -193,13 +193,16 @@ test('http: a browser that refuses Workers trains the table on the main thread i
       throw new Error('Workers are off in this test');
     };
   });
-  await gotoReady(page, urlFor(lab, 'http', { ex: 'wall-1024', lang: 'en' }));
+  // The page says it is ready only once the table is trained and drawn: the
+  // training is watched from the first render on.
+  await page.goto(urlFor(lab, 'http', { ex: 'wall-1024', lang: 'en' }), { waitUntil: 'commit' });
   // While it trains, the page answers (each chunk is 5 steps, then a pause).
-  await page.waitForSelector('.wall-table[aria-busy="true"]');
+  await page.waitForSelector('.wall-table[aria-busy="true"]', { timeout: 60000 * TIMEOUT_SCALE });
   const started = Date.now();
   assert.equal(await page.evaluate(() => 1 + 1), 2);
   console.log(`# page answered in ${Date.now() - started} ms during main-thread training`);
   await page.waitForSelector('.wall-table[data-source="trained"][aria-busy="false"] .table-views[data-kind="table"][data-rows="50"]', { timeout: 180000 });
+  await page.waitForSelector('[data-exercise="wall-1024"][data-ready="true"]');
   const file = join(dir, 'small.npy');
   writeFileSync(file, npy('<f4', '(64, 16)', f32(helix(64, 16))));
   await page.locator('#wall-file').setInputFiles(file);
