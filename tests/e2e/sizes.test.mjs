@@ -93,10 +93,10 @@ for (const lang of ['en', 'ja']) {
       // The widgets draw after the core answers: wait until none is still working.
       await page.waitForFunction(() => ![...document.querySelectorAll('[data-widget]')].some((w) => w.querySelector('.loading, [aria-busy="true"]')), null, { timeout: 60000 });
       // Open every closed block of a widget (what is one click away) and every
-      // data table too: their numbers are the visuals' twins.
-      const closed = page.locator('[data-widget] details:not([open]) > summary');
+      // data table shown too: their numbers are the visuals' twins.
+      const closed = page.locator('[data-widget] details:not([open]) > summary:visible');
       for (let i = await closed.count(); i > 0; i--) await closed.first().click();
-      const toggles = page.locator('[data-widget] button[aria-expanded="false"]');
+      const toggles = page.locator('[data-widget] button[aria-expanded="false"]:visible');
       for (let i = await toggles.count(); i > 0; i--) await toggles.first().click();
       await page.waitForTimeout(300);
       const bad = await page.evaluate(audit, { TEXT: 12, TICK: 11, TARGET: 44 });

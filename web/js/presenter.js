@@ -140,7 +140,10 @@ export function renderPresenter(root, app) {
   // its box's edge): uncut beats cut. Then (issue 24) the widest on screen
   // among the layouts scaled to at least MIN_SCALE (its labels stay legible
   // from the back of a room), so the widget takes as much of the slide's
-  // width as it can; with none that large, the largest scale.
+  // width as it can; with none that large, the largest scale. On a short
+  // screen (1280×720) the tall widgets drop their titles, readouts and side
+  // notes on the slide (style.css, "Presenter on a short screen") so that they
+  // fit at the box's width.
   const WIDTHS = [736, 960, 1200, 1440];
   const MIN_SCALE = 0.8;
   const clipped = (inner) => [...inner.querySelectorAll('.math-block, .table-scroll, .hm-scroll')].some((e) => e.offsetParent && e.scrollWidth > e.clientWidth + 1);
@@ -151,7 +154,10 @@ export function renderPresenter(root, app) {
       const bw = visualBox.clientWidth;
       const bh = visualBox.clientHeight;
       const options = [];
-      for (const width of WIDTHS) {
+      // …and at the box's own width (drawn at scale 1: on a short screen the
+      // widest layout that keeps its labels at their own size).
+      const widths = [...new Set([...WIDTHS, Math.floor(bw)])].filter((x) => x >= WIDTHS[0]).sort((a, b) => a - b);
+      for (const width of widths) {
         inner.style.width = `${width}px`;
         const w = inner.offsetWidth;
         const ht = inner.offsetHeight;
