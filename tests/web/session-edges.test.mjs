@@ -14,6 +14,7 @@ const exercise = (id, blocks = [{ id: 'a', type: 'numeric', prompt: { ja: '$x$ ã
 function fakeCore({ hashOf = (ex) => `h-${ex.id}`, optionOrders } = {}) {
   const calls = [];
   const gradeOf = ({ exercise: ex, attempts }) => {
+    if (attempts.some((x) => x === null || typeof x !== 'object')) throw new Error('an attempt must be an object');
     if (attempts.some((x) => x.answer === 'poison')) throw new Error('cannot grade');
     if (attempts.filter((x) => x.answer === 'fragile').length >= 2) throw new Error('cannot grade these together');
     const questions = ex.blocks.map((b) => {
@@ -72,6 +73,7 @@ test('variantDependent: "$n" as a whole value or {{n}} / {{n.0}} in a text, only
   assert.equal(variantDependent({ variants: {}, blocks: ex.blocks }, 'args'), false);
   assert.equal(variantDependent(undefined, 'args'), false);
   assert.equal(variantDependent({ variants: { q: 1 } }, 'args'), false, 'no blocks');
+  assert.equal(variantDependent({ variants: { r: 1, q: 1 }, blocks: ex.blocks }, 'args'), true, 'one of two names is enough');
 });
 
 test('callCore: the method when there is one, else call(method, args)', async () => {
@@ -116,6 +118,7 @@ test('check: result, grade, hints, claimed; complete sends completed once all ar
   assert.ok(!bridge.sent.some(([k]) => k === 'completed'));
   const r2 = await session.check(ex, 'b', 'right');
   assert.equal(r2.complete, true);
+  assert.deepEqual(bridge.sent.at(-2)[1].question, { id: 'b', type: 'choice', prompt: undefined });
   assert.deepEqual(bridge.sent.at(-1), ['completed', { exercise: { id: 'e', title: { ja: 'e', en: 'e' }, contentHash: 'h-e', seed: 5 }, score: { raw: 4, max: 4 }, success: true }]);
   assert.equal(r2.hints.length, 0, 'no wrong answer to b: no hint');
 });
@@ -200,6 +203,14 @@ test('grading what the core cannot grade together: each alone, the refused ones 
   await assert.rejects(s3.session.open(ex), /core down/, 'no attempts: the error itself');
 });
 
+test('check on a question the grade does not list: no hints (practice)', async () => {
+  const { session } = setup({ learnerId: null });
+  const ex = exercise('e');
+  await session.open(ex);
+  const r = await session.check(ex, 'zz', 'wrong');
+  assert.deepEqual([r.question, r.hints], [undefined, []]);
+});
+
 test('hints: none when the core gives no count that matches', async () => {
   const core = { ...fakeCore(), unlockedHints: () => ['only-one-ever'] };
   const { session } = setup({ core });
@@ -218,8 +229,12 @@ test('finish: null before open and without a bridge; grades when not given a gra
   assert.equal(await session.finish(ex), 'sent');
   assert.deepEqual(bridge.sent.at(-1)[1].score, { raw: 0, max: 4 });
   assert.equal(bridge.sent.at(-1)[1].success, false);
+  await session.check(ex, 'a', 'right');
+  await session.finish(ex);
+  assert.deepEqual([bridge.sent.at(-1)[1].score, bridge.sent.at(-1)[1].success], [{ raw: 2, max: 4 }, false], 'one of two solved');
   const nb = setup({ bridge: null });
   await nb.session.open(ex);
+  assert.equal((await nb.session.check(ex, 'a', 'right')).question.points, 2, 'no bridge: checked all the same');
   assert.equal(await nb.session.finish(ex), null);
 });
 
@@ -240,11 +255,13 @@ test('carryPractice: carries what does not depend on the variant, lists the rest
   await session.check(ex, 'v', 'wrong');
   await session.check(ex, 'v', 'right');
   await session.check(gone, 'a', 'wrong');
+  assert.deepEqual(await session.carryPractice({ exercises: [ex] }), { carried: 0, redo: [] }, 'still no learner');
+  store.merge({ learner: 'carol', id: 'e', contentHash: 'h-e', attempts: [{ question: 'v', answer: 'x' }] });
   learner.id = 'carol';
   const out = await session.carryPractice({ exercises: [ex, empty] });
   assert.deepEqual(out, { carried: 1, redo: [{ exercise: 'e', question: 'v' }] });
   const mine = store.record({ learner: 'carol', id: 'e', contentHash: 'h-e' });
-  assert.deepEqual([mine.seed, mine.attempts.map((a) => a.question), mine.claimed], [5, ['a'], { points: 2, max: 4 }]);
+  assert.deepEqual([mine.seed, mine.attempts.map((a) => a.question), mine.claimed], [5, ['v', 'a'], { points: 2, max: 4 }], 'carol\'s own v answer is not listed again');
   assert.deepEqual(store.records({ learner: PRACTICE_LEARNER }), []);
   await assert.rejects(session.check(ex, 'a', 'right'), /open\(e\) first/, 'carried exercises must be opened again');
 });
@@ -280,7 +297,9 @@ test('submission: current versions re-graded now, old ones keep their stored sco
   const { session, store } = setup({ core });
   const ex = exercise('e');
   await session.open(ex);
-  await session.check(ex, 'a', 'right'); // claimed 2/4 on version 1
+  await session.check(ex, 'a', 'right');
+  store.setClaimed({ learner: 'alice', id: 'e', contentHash: 'h-e-1' }, { points: 1, max: 4 }); // what version 1 said then
+  store.open({ learner: 'zed', id: 'e', contentHash: 'h-e-1', seed: 3 });
   version = 2;
   await session.open(ex);
   const ref2 = { learner: 'alice', id: 'e', contentHash: 'h-e-2' };
@@ -293,7 +312,12 @@ test('submission: current versions re-graded now, old ones keep their stored sco
   assert.equal(s.learner, 'alice');
   assert.equal(s.createdAt, '2026-01-02T00:00:00.000Z');
   const by = Object.fromEntries(s.exercises.map((e) => [e.contentHash, e.claimed]));
-  assert.deepEqual(by, { 'h-e-1': { points: 2, max: 4 }, 'h-e-2': { points: 4, max: 4 }, 'h-x-2': { points: 3, max: 3 } });
+  assert.deepEqual(by, { 'h-e-1': { points: 1, max: 4 }, 'h-e-2': { points: 4, max: 4 }, 'h-x-2': { points: 3, max: 3 } });
+  let clicked = 0;
+  const a = { style: {}, click: () => { clicked += 1; }, remove() {} };
+  const env = { document: { createElement: () => a, body: { append() {} } }, URL: { createObjectURL: () => 'blob:x', revokeObjectURL() {} }, Blob: class {}, later() {} };
+  assert.equal(await session.download({ labVersion: '1.0', exercises: [ex], now: new Date(Date.UTC(2026, 0, 2, 3, 4)) }, env), 'position-lab-alice-20260102-0304.json');
+  assert.deepEqual([clicked, a.download], [1, 'position-lab-alice-20260102-0304.json']);
   const anon = setup({ learnerId: null });
   await assert.rejects(anon.session.submission({ labVersion: '1.0', exercises: [] }), /no learner id yet/);
   assert.throws(() => anon.session.import('{}'), /no learner id yet/);
