@@ -107,6 +107,9 @@ test('recoverRecord: a clean record is kept as it is, not marked fixed', () => {
   assert.ok(!('claimed' in noClaim));
   assert.equal(recoverRecord(clean({ seed: undefined }), ref).fixed, false, 'no seed yet is not damage');
   assert.equal(recoverRecord(clean({ drafts: undefined }), ref).fixed, false);
+  assert.deepEqual(recoverRecord(clean({ attempts: undefined }), ref).dropped, 0, 'no attempts yet is not damage');
+  const textVersion = recoverRecord(clean({ version: '2' }), ref);
+  assert.deepEqual([textVersion.newer, textVersion.record.version, textVersion.fixed], [undefined, VERSION, true], 'only a number can be a newer version');
 });
 
 test('recoverRecord: what is not a record', () => {
