@@ -44,7 +44,7 @@ try {
   for (let k = 0; k < RUNS; k++) {
     const page = await browser.newPage();
     await page.goto(new URL('instructor.html', url).href);
-    await page.waitForSelector('#files');
+    await page.waitForSelector('#files', { state: 'attached' });
     await page.setInputFiles('#files', paths);
     await page.waitForSelector('#summary', { timeout: 300000 });
     runs.push(await page.evaluate(() => globalThis.__instructor.state.lastSeconds));

@@ -113,7 +113,7 @@ const CONTROLS = [
   { name: 'causal mask on/off (checkbox, Space)', hash: 'ex=causal-mask&lang=en', ready: '#ctl-mask', focus: '#ctl-mask', keys: ['Space'] },
   { name: 'sinusoidal clocks: position slider (→ / ←)', hash: 'ex=add-position&lang=en&pe=sinusoidal', ready: '#clocks-pos', focus: '#clocks-pos', keys: ['ArrowRight', 'ArrowLeft'] },
   { name: 'RoPE: m slider (→ / ←)', hash: 'ex=rope&lang=en', ready: '.rope-arrow', focus: '#rope-m', keys: ['ArrowRight', 'ArrowLeft'] },
-  { name: 'ALiBi: length slider (→ / ←)', hash: 'ex=alibi&lang=en', ready: '#al-length', focus: '#al-length', keys: ['ArrowRight', 'ArrowLeft'] },
+  { name: 'ALiBi locality: length slider (→ / ←)', hash: 'ex=alibi&lang=en', ready: '#loc-length', focus: '#loc-length', keys: ['ArrowRight', 'ArrowLeft'] },
 ];
 
 async function measure(browser, base, c) {
