@@ -85,7 +85,7 @@ async function main() {
     }
     const report = {
       date: new Date().toISOString(),
-      dist,
+      dist: path.relative(root, dist) || '.', // relative: no machine's path in a committed result
       core: first.core,
       first_load_bytes: median(fast.map((v) => v.bytes)),
       bytes_to_interactive: median(fast.map((v) => v.bytesToInteractive)),
