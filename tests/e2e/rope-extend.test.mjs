@@ -96,8 +96,14 @@ for (const { mode, lang, learner } of passes) {
     assert.equal(await page.locator('.ropeext-svg rect[fill^="url("]').count(), 0, 'PI: nothing unseen');
     await page.keyboard.press('ArrowDown'); // pi → ntk: the last pair stays (θ₃/s), pairs 1, 2 leave
     await page.waitForFunction(() => document.querySelector('select[id$="-method"]').value === 'ntk');
-    await page.waitForFunction((n) => document.querySelector('.ropeext-table tbody tr:last-child td:last-child')?.textContent === n, no);
-    assert.deepEqual(await leavesColumn(), [no, yes, yes, no]);
+    // Wait for the whole column to change: under PI every pair already said "no",
+    // so waiting on the last row alone would pass before NTK's table is drawn.
+    const ntkByHand = ['p0', 'p1', 'p2', 'p3'].map((p) => (leavingByHand('ntk', 2).includes(p) ? yes : no));
+    assert.deepEqual(ntkByHand, [no, yes, yes, no]);
+    await page
+      .waitForFunction((want) => JSON.stringify([...document.querySelectorAll('.ropeext-table tbody tr td:last-child')].map((td) => td.textContent)) === want, JSON.stringify(ntkByHand), { timeout: 20000 })
+      .catch(() => {});
+    assert.deepEqual(await leavesColumn(), ntkByHand);
     await page.keyboard.press('ArrowDown'); // ntk → yarn: the paper's edges α = 1, β = 32 and 1/t = (0.1·ln 2 + 1)² = 1.143
     // The NTK note stands until the YaRN one replaces it: wait for YaRN's.
     await page.waitForFunction(() => /1\.143/.test(document.querySelector('.ropeext-note')?.textContent ?? ''));
