@@ -311,6 +311,9 @@ void add_flags(json& flags, const json& graded, std::size_t not_rerun) {
     if (lab_rejected) flags.push_back("lab_not_allowed:" + std::to_string(lab_rejected));
     if (over) flags.push_back("too_many_attempts:" + std::to_string(over));
     if (not_rerun) flags.push_back("not_rerun:" + std::to_string(not_rerun));
+    std::size_t ran_first = 0;
+    for (const json& q : graded["questions"]) ran_first += q.value("ranBeforePrediction", false) ? 1 : 0;
+    if (ran_first) flags.push_back("ran_before_prediction:" + std::to_string(ran_first));
 }
 
 // Step 5, the row's claimed points and its message and details: a seed in

@@ -135,7 +135,19 @@ QuestionGrade grade_question(const json& question, const std::vector<Attempt>& a
     const int limit = max_attempts(question);  // 0: no limit
     double best = 0.0;
     int wrong = 0;
+    // The page's mark that training started before any prediction (it is no
+    // answer, so check_attempt finds it malformed): the question is closed
+    // from then on, so nothing after it counts.
+    const json ran_first = {{"ran_before_prediction", true}};
     for (const Attempt& a : attempts) {
+        if (type == "prediction" && g.ran_before_prediction) {
+            ++g.ignored;
+            continue;
+        }
+        if (type == "prediction" && g.attempts == 0 && a.answer == ran_first) {
+            g.ran_before_prediction = true;
+            continue;
+        }
         const AttemptResult r = check_attempt(question, a.answer, variant, a.lab, a.lang);
         if (r.status == "malformed") continue;
         if (limit > 0 && g.attempts >= limit) {
@@ -215,6 +227,7 @@ json grade_exercise(const json& exercise, std::uint32_t seed, const json& attemp
                     {"wrong", g.wrong}};
         if (q.value("type", "") == "choice") row["order"] = option_order(q, seed);
         if (g.response) row["response"] = *g.response;
+        if (g.ran_before_prediction) row["ranBeforePrediction"] = true;
         out["questions"].push_back(std::move(row));
     }
     for (const auto& [id, count] : over_limit)

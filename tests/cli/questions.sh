@@ -56,6 +56,19 @@ submission bob "$hash" '[["property",["invariance"]],["property",["linearity"]],
   const p = j.rows[0].questions[0]; process.exit(p.points === 0 && p.ignored === 1 && !p.solved ? 0 : 1)'
 check "a right answer after max_attempts earns nothing" $?
 
+# carol: trained before predicting (the page's mark), then predicted anyway: the
+# prediction is not counted, the question says so and the row is flagged.
+submission carol "$hash" '[["predict",{"ran_before_prediction":true}],["predict",["rope"]]]' > "$tmp/carol.json"
+"$poslab" grade --exercises "$exercises" "$tmp/carol.json" --format json 2>/dev/null | json '
+  const r = j.rows[0], p = r.questions.find((x) => x.id === "predict");
+  const ok = p.points === 0 && p.ranBeforePrediction === true && p.ignored === 1 && p.response === undefined
+    && JSON.stringify(r.flags) === "[\"ran_before_prediction:1\"]";
+  if (!ok) console.error(JSON.stringify(r));
+  process.exit(ok ? 0 : 1)'
+check "training before predicting: 0 points, ranBeforePrediction, the row flagged" $?
+"$poslab" grade --exercises "$exercises" "$tmp/carol.json" 2>/dev/null | grep -q 'ran_before_prediction:1'
+check "the CSV's flags column says ran_before_prediction:1" $?
+
 # 30 learners who each click the option shown first, once: the right option is first for
 # only some of them (about 1 in 3 of the movable places), so the mean is well below 2 points.
 total=0; firsts=0

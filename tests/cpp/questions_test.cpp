@@ -182,6 +182,46 @@ TEST(Prediction, IsRecordedNeverWrongAndKeepsTheFirst) {
     EXPECT_EQ(*g.response, strings({"rope"}));
 }
 
+// The page's mark {"ran_before_prediction": true}: training started with no
+// prediction recorded. It scores nothing, the instructor sees it, and nothing
+// after it counts (the page closed the question); after a real prediction it
+// means nothing.
+TEST(Prediction, TrainingFirstIsShownAndClosesTheQuestion) {
+    const json p = {{"type", "prediction"}, {"id", "predict"}, {"prompt", {{"ja", "p"}, {"en", "p"}}},
+                    {"options", {option("rope"), option("none")}}};
+    const json mark = {{"ran_before_prediction", true}};
+    auto g = grade_question(p, {{mark}, {strings({"rope"})}, {strings({"none"})}}, json::object());
+    EXPECT_TRUE(g.ran_before_prediction);
+    EXPECT_DOUBLE_EQ(g.points, 0.0);
+    EXPECT_FALSE(g.solved);
+    EXPECT_EQ(g.attempts, 0);
+    EXPECT_EQ(g.ignored, 2) << "a prediction made after training is not counted";
+    EXPECT_FALSE(g.response.has_value());
+    // A prediction first: the later mark is no answer and changes nothing.
+    g = grade_question(p, {{strings({"rope"})}, {mark}}, json::object());
+    EXPECT_FALSE(g.ran_before_prediction);
+    EXPECT_DOUBLE_EQ(g.points, 1.0);
+    EXPECT_EQ(g.attempts, 1);
+    EXPECT_EQ(g.ignored, 0);
+    // Only the exact mark counts: false, an extra key, or the mark on another type.
+    for (const json& not_mark : {json{{"ran_before_prediction", false}}, json{{"ran_before_prediction", true}, {"x", 1}},
+                                 json{{"ran_before_prediction", 1}}}) {
+        g = grade_question(p, {{not_mark}, {strings({"none"})}}, json::object());
+        EXPECT_FALSE(g.ran_before_prediction) << not_mark.dump();
+        EXPECT_EQ(g.attempts, 1) << not_mark.dump();
+        EXPECT_DOUBLE_EQ(g.points, 1.0) << not_mark.dump();
+    }
+    g = grade_question(choice4(), {{mark}, {strings({"a"})}}, json::object());
+    EXPECT_FALSE(g.ran_before_prediction);
+    EXPECT_EQ(g.attempts, 1);
+    // In the exercise's grade: a field on that question only.
+    const json ex = {{"id", "ex"}, {"blocks", {choice4(), p}}};
+    const json ge = grade_exercise(ex, 1, json::array({{{"question", "predict"}, {"answer", mark}}}));
+    EXPECT_EQ(ge["questions"][1]["ranBeforePrediction"], true);
+    EXPECT_FALSE(ge["questions"][0].contains("ranBeforePrediction"));
+    EXPECT_DOUBLE_EQ(ge["points"].get<double>(), 0.0);
+}
+
 TEST(Explain, IsKeptForTheInstructorAndNeverScored) {
     json e = {{"type", "explain"}, {"id", "why"}, {"points", 3}, {"prompt", {{"ja", "p"}, {"en", "p"}}}};
     auto r = check_attempt(e, json("出力も同じように並べ替わるから"), json::object(), json::object());

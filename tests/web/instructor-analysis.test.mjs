@@ -63,6 +63,24 @@ test('flags: too easy, too hard, not discriminating', () => {
   assert.deepEqual(h.items.find((i) => i.key === 'e/q').flags, ['too_hard', 'not_discriminating']);
 });
 
+test('a prediction made impossible by training first: counted per question, in the table and the CSV', () => {
+  // Three learners; b and c trained before predicting (the core's ranBeforePrediction), a predicted.
+  const pred = (learner, ranFirst) => ({ file: `${learner}.json`, learner, exercise: 'e', status: 'graded', points: ranFirst ? 0 : 1, max: 1, flags: ranFirst ? ['ran_before_prediction:1'] : [],
+    questions: [{ id: 'p', type: 'prediction', points: ranFirst ? 0 : 1, max: 1, attempts: ranFirst ? 0 : 1, solved: !ranFirst, attemptsToCorrect: null, wrong: [], ...(ranFirst ? { ranBeforePrediction: true } : { response: ['rope'] }) }] });
+  const rows = [pred('a', false), pred('b', true), pred('c', true)];
+  const r = analyse(rows.map((x) => ({ file: x.file, rows: [x] })), [{ id: 'e' }]);
+  const item = r.items.find((i) => i.key === 'e/p');
+  assert.equal(item.ranFirst, 2);
+  assert.ok(item.flags.includes('ran_first'));
+  const csv = itemsTable(r);
+  assert.match(csv[1][csv[0].indexOf('flags')], /(^|;)ran_first:2(;|$)/);
+  assert.deepEqual(r.roster.find((L) => L.learner === 'b').flags, ['ran_before_prediction:1']);
+  // Nobody trained first: no such flag.
+  const none = analyse([pred('a', false)].map((x) => ({ file: x.file, rows: [x] })), [{ id: 'e' }]);
+  assert.equal(none.items[0].ranFirst, 0);
+  assert.ok(!none.items[0].flags.includes('ran_first'));
+});
+
 test('the roster and item tables are cells for the core\'s CSV writer: numbers stay numbers', () => {
   const r = analyse([{ file: 'a.json', rows: [{ file: 'a.json', learner: '山田', exercise: 'e', points: 5 / 3, max: 2, status: 'graded', flags: [], codeRuns: { q: { ok: 1 } }, questions: [] }] }], [{ id: 'e' }]);
   const table = rosterTable(r, ['e']);

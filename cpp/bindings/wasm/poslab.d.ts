@@ -262,7 +262,7 @@ export interface ExerciseGrade {
     points: number;
     max: number;
     attempts: number;
-    /** Attempts past max_attempts (kept, not counted). */
+    /** Attempts past max_attempts, or (prediction) sent after the learner trained first (kept, not counted). */
     ignored: number;
     /** Right (a prediction: recorded; an explanation is optional, so always true). */
     solved: boolean;
@@ -271,6 +271,9 @@ export interface ExerciseGrade {
     order?: string[];
     /** prediction: the first prediction; explain: the last text saved. */
     response?: unknown;
+    /** prediction: true when the page's mark {ran_before_prediction: true} came before any prediction
+     * (the learner trained first: 0 points, the question closed). Absent otherwise. */
+    ranBeforePrediction?: true;
     /** Counted attempts up to and including the first correct one; null: never correct. */
     attemptsToCorrect: number | null;
     /** Each counted attempt that was not right, in order, with the named mistake it matched. */

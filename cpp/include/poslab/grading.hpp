@@ -180,6 +180,9 @@ struct QuestionGrade {
     bool solved = false;     // right (or a prediction recorded); explain: always (it is optional)
     int hints_unlocked = 0;  // hints whose `after` wrong attempts have been made
     std::optional<json> response;  // prediction: the (first) prediction; explain: the last text
+    // prediction: the page recorded {"ran_before_prediction": true} (training
+    // started with no prediction) before any prediction; every later attempt is ignored.
+    bool ran_before_prediction = false;
     int attempts_to_correct = 0;   // counted attempts up to and including the first correct one; 0: never correct
     // Each counted attempt that was not right (incorrect or partial), in order:
     // {attempt (1-based, counted), status, score, mistake (AttemptResult::mistake or null), answer}.
@@ -194,7 +197,8 @@ QuestionGrade grade_question(const json& question, const std::vector<Attempt>& a
 // [{id, type, points, max, attempts, ignored, solved, hintsUnlocked,
 // attemptsToCorrect (null: never correct), wrong (QuestionGrade::wrong), order?
 // (choice: the options as this learner saw them), response? (prediction,
-// explain: what the learner wrote or chose)}], rejected: [{attempt, question,
+// explain: what the learner wrote or chose), ranBeforePrediction? (true: the
+// learner trained before predicting; QuestionGrade::ran_before_prediction)}], rejected: [{attempt, question,
 // status, message}]}; a question nobody attempted scores 0 of its points. An
 // attempt naming no question of the exercise throws; the attempts are first
 // checked against the limits above (deeper or longer throws `too_large`). An

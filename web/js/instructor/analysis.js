@@ -158,6 +158,9 @@ export function analyse(files, exercises) {
       if (facility != null && facility > FLAG.easy) flags.push('too_easy');
       if (facility != null && facility < FLAG.hard) flags.push('too_hard');
       if (discrimination != null && discrimination < FLAG.discrimination) flags.push('not_discriminating');
+      // A prediction the learner could no longer make: training came first (the core's ranBeforePrediction).
+      const ranFirst = takers.filter((L) => L.questions[info.key]?.ranBeforePrediction === true).length;
+      if (ranFirst) flags.push('ran_first');
       items.push({
         key: info.key,
         exercise: exId,
@@ -170,6 +173,7 @@ export function analyse(files, exercises) {
         attemptsToCorrect: toCorrect.length ? toCorrect.reduce((a, b) => a + b, 0) / toCorrect.length : null,
         discrimination,
         unreliable: n < UNRELIABLE_BELOW,
+        ranFirst,
         flags,
       });
     }
@@ -265,6 +269,6 @@ export function rosterTable(result, exerciseIds) {
 
 export function itemsTable(result) {
   const head = ['exercise', 'question', 'type', 'max', 'learners', 'facility', 'full_credit', 'mean_attempts_to_correct', 'discrimination', 'unreliable', 'flags'];
-  const rows = result.items.map((i) => [i.exercise, i.question, i.type, i.max, i.n, i.facility ?? '', i.fullCredit ?? '', i.attemptsToCorrect ?? '', i.discrimination ?? '', i.unreliable ? 'yes' : 'no', i.flags.join(';')]);
+  const rows = result.items.map((i) => [i.exercise, i.question, i.type, i.max, i.n, i.facility ?? '', i.fullCredit ?? '', i.attemptsToCorrect ?? '', i.discrimination ?? '', i.unreliable ? 'yes' : 'no', i.flags.map((f) => (f === 'ran_first' ? `ran_first:${i.ranFirst}` : f)).join(';')]);
   return [head, ...rows];
 }

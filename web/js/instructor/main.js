@@ -408,7 +408,7 @@ function problemsTable(result) {
 }
 
 function itemTable(result) {
-  const flagText = (f) => t(`instructor.flag_${f}`);
+  const flagText = (f, i) => t(`instructor.flag_${f}`, { n: i.ranFirst });
   return h(
     'table',
     { class: 'content-table', id: 'items' },
@@ -428,7 +428,7 @@ function itemTable(result) {
           h('td', { class: 'num' }, pct(i.fullCredit)),
           h('td', { class: 'num' }, num(i.attemptsToCorrect)),
           h('td', { class: 'num' }, num(i.discrimination, 2), i.unreliable && i.discrimination != null ? h('span', { class: 'unreliable', title: t('instructor.unreliable_short') }, ' *') : ''),
-          h('td', {}, i.flags.map(flagText).join('・')),
+          h('td', {}, i.flags.map((f) => flagText(f, i)).join('・')),
         ),
       ),
     ),
