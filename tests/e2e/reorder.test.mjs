@@ -271,6 +271,22 @@ test('bad input is shown in place: an empty sentence, an odd D for sinusoidal', 
   await context.close();
 });
 
+test('a keyboard in a narrow window: the chips\' key help shows once Tab reaches them', { timeout: 60000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 390, height: 844 } });
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'reorder', lang: 'en' }));
+  const keys = page.locator('[data-widget="chips"] .help-keys');
+  assert.ok(!(await keys.isVisible()), 'before any key: the short touch help');
+  await tabToChips(page);
+  await page.waitForFunction(() => getComputedStyle(document.querySelector('[data-widget="chips"] .help-keys')).display !== 'none');
+  assert.ok(await keys.isVisible());
+  assert.ok(!(await page.locator('[data-widget="chips"] .help-touch').isVisible()));
+  // It names the keys that work (Space to grab, ← → to move).
+  assert.match(await keys.textContent(), /Space/);
+  assert.match(await keys.textContent(), /← →/);
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
 test('touch: tap a chip, then tap the move buttons to reorder it', { timeout: 60000 }, async () => {
   // A phone: touch events, no mouse (openPage's watchers, by hand, on a touch context).
   const context = await lab.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
@@ -279,7 +295,11 @@ test('touch: tap a chip, then tap the move buttons to reorder it', { timeout: 60
   page.on('console', (m) => m.type() === 'error' && problems.console.push(m.text()));
   page.on('pageerror', (e) => problems.console.push(e.message));
   await gotoReady(page, urlFor(lab, 'http', { ex: 'reorder' }));
+  // The help speaks of tapping, not of keys.
+  assert.ok(await page.locator('[data-widget="chips"] .help-touch').isVisible());
+  assert.ok(!(await page.locator('[data-widget="chips"] .help-keys').isVisible()));
   await page.tap(chip(5));
+  assert.ok(!(await page.locator('[data-widget="chips"] .help-keys').isVisible()), 'a tap is no key: the touch help stays');
   assert.equal(await page.getAttribute(chip(5), 'aria-selected'), 'true');
   await page.tap('[data-widget="chips"] [data-move="left"]');
   await page.tap('[data-widget="chips"] [data-move="left"]');
