@@ -158,6 +158,8 @@ export class FakeElement extends FakeNode {
     return [...(pred(this) ? [this] : []), ...this.children.flatMap((c) => c.all(pred))];
   }
   querySelectorAll(selector) {
+    // As a browser: an empty selector (or an empty part of a list) is a SyntaxError.
+    if (selector.split(',').some((x) => !x.trim())) throw Object.assign(new Error(`'${selector}' is not a valid selector`), { name: 'SyntaxError' });
     const tests = selector.split(',').map((s) => matcher(s.trim()));
     return this.children.flatMap((c) => c.all((e) => tests.some((t) => t(e))));
   }
@@ -184,7 +186,11 @@ export function installDom() {
   const body = new FakeElement('body');
   body.connected = true;
   const document = {
-    createElement: (tag) => new FakeElement(tag),
+    // As a browser: an empty or odd tag name is an InvalidCharacterError.
+    createElement: (tag) => {
+      if (!/^[a-z][a-z0-9-]*$/i.test(tag)) throw Object.assign(new Error(`'${tag}' is not a valid tag name`), { name: 'InvalidCharacterError' });
+      return new FakeElement(tag);
+    },
     createTextNode: (text) => new FakeText(text),
     documentElement: { lang: 'ja' },
     head,

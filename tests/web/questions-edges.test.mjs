@@ -1,5 +1,5 @@
-// web/js/questions.js at its edges (the StrykerJS survivors of its shared
-// helpers): variant values that are absent or odd, what the cost line touches,
+// web/js/questions.js at its edges (StrykerJS survivors of its shared
+// helpers, lines 1-134): variant values that are absent or odd, what the cost line touches,
 // and what an attempt the grading store did not keep does to progress.js for
 // the rest of the page's life (its own process: a fresh progress.js).
 import { test } from 'node:test';
@@ -15,6 +15,9 @@ test('variant values: absent variant, odd names and indexes stay as written; 0 a
   const prompt = '{{a.x}}|{{ a }}|{{v.5}}|{{a.0}}|{{z}}|{{n}}|{{v.0}}{{v.1}}|{{v}}|{a}|{{a}}{{a}}';
   const { el } = mount('numeric', numericBlock({ prompt }), { variant });
   assert.equal(one(el, '.prompt').innerHTML, '<p>{{a.x}}|{{ a }}|{{v.5}}|{{a.0}}|0|null|78|7,8|{a}|55</p>');
+  // Names and indexes of more than one character.
+  const long = mount('numeric', numericBlock({ prompt: '{{name}} {{list.10}}' }), { variant: { name: 'dModel', list: [...Array(11).keys()].map((i) => i * 2) } });
+  assert.equal(one(long.el, '.prompt').innerHTML, '<p>dModel 20</p>');
 });
 
 test('cost line: none left disables only the form controls, nothing else on the page', async () => {

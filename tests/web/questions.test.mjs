@@ -18,6 +18,13 @@ test('numeric: heading, prompt with the variant filled in, one field per label, 
   assert.equal(title.id, 'n1-title');
   assert.equal(one(el, '.q-kind').textContent, T('q.numeric', { n: 7 }));
   assert.equal(one(el, '.q-state').textContent, '');
+  assert.equal(title.className, 'q-title');
+  assert.equal(title.textContent, `${T('q.numeric', { n: 7 })} `);
+  const fb = one(el, '.feedback');
+  assert.deepEqual([fb.tagName, fb.getAttribute('role'), fb.getAttribute('aria-live')], ['DIV', 'status', 'polite']);
+  assert.equal(el.tagName, 'SECTION');
+  assert.equal(one(el, '.prompt').tagName, 'DIV');
+  assert.equal(one(el, '.practice-redo').tagName, 'P');
   // {{a}} → 5, {{v.1}} → 20 (index 1 of a list), an unknown name stays as written.
   assert.equal(one(el, '.prompt').innerHTML, '<p>Value 5 and 20 and {{zz}}</p>');
   const inputs = el.querySelectorAll('input');
@@ -261,6 +268,7 @@ test('choice: nothing picked is no attempt; the core is not asked', async () => 
   const fb = feedbackOf(el);
   assert.equal(fb.className, 'feedback malformed');
   assert.deepEqual(texts(fb), [T('q.choose_first'), T('q.no_attempt')]);
+  assert.deepEqual(fb.children.map((c) => [c.tagName, c.className]), [['P', ''], ['P', 'muted']]);
   assert.equal(calls.check.length, 0);
 });
 
