@@ -5,10 +5,10 @@
 // order of the steps, what reaches the grader, the budget, the sandbox checks,
 // the output formats and the exit status. The real core and sandbox are
 // tested end to end in tests/wasm/code.test.mjs.
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const script = join(root, 'scripts/grade-code.mjs');
 const stub = join(root, 'tests/web/grade-code-stub.mjs');
 const work = mkdtempSync(join(tmpdir(), 'grade-code-test-'));
+after(() => rmSync(work, { recursive: true, force: true }));
 
 // The stand-in poslab. A submission file is JSON: {id, list (code-attempts'
 // answer) | listStatus/listStdout/listStderr, gradeStatus, gradeStderr, rows}.
