@@ -140,7 +140,7 @@ for (const [lang, bad, pattern] of [
   ['ja', 'many', /リンクの workers=「many」は使いません。1 から 8 までの整数/],
   ['ja', '9', /workers=「9」/],
 ]) {
-  test(`a bad workers=${bad} is said in place (${lang}), and training goes on with the cores’ count`, { timeout: T(120000) }, async () => {
+  test(`a bad workers=${bad} is said in place (${lang}) on exercises 7 and 9`, { timeout: T(120000) }, async () => {
     const { page, context, problems } = await openPage(lab, 'http');
     try {
       await gotoReady(page, urlFor(lab, 'http', { ex: 'train-short-test-long', lang, extra: `&schemes=none&seeds=1&steps=10&workers=${encodeURIComponent(bad)}` }));

@@ -239,6 +239,7 @@ export function startTraining(options, { core } = {}) {
             w.postMessage({ type: 'run', id: s.id, index });
           } else if (m.type === 'progress') onProgress(m);
           else if (m.type === 'held') {
+            if (!s.paused) return; // sent before a resume that has gone out since
             held.add(slot);
             checkHeld();
           } else if (m.type === 'result') onResult(m);
@@ -273,6 +274,7 @@ export function startTraining(options, { core } = {}) {
         if (s.status !== 'running' || s.paused) return;
         s.paused = true;
         s.pausedAt = performance.now();
+        held.clear();
         toAll({ type: 'pause' });
         notify();
       };
