@@ -1,4 +1,4 @@
-// `npm run bench` (after ui.mjs), or alone: `node bench/train.mjs`. Training
+// `npm run bench` (after ui.mjs), or alone: `node bench/workers.mjs`. Training
 // across Web Workers (issue 25), in one run side by side, in headless
 // Chromium on the real page from dist/ (served as scripts/serve.mjs does):
 //   exercise 7's default run (5 schemes × 3 seeds × 400 steps) by 1 Worker
@@ -12,7 +12,7 @@
 // (1, N, 1, N, …) so that a noisy neighbour hurts both alike. Every run's
 // numbers are compared with the first one-Worker run's and the bench says
 // whether they are the same. Prints each row beside the issue's target and
-// writes bench/results/train.json. A measurement, never a test.
+// writes bench/results/workers.json. A measurement, never a test.
 // Environment: POSLAB_TRAIN_RUNS, POSLAB_DIST (default dist/), CHROMIUM
 // (default /usr/bin/chromium).
 import fs from 'node:fs';
@@ -30,7 +30,7 @@ const median = (xs) => {
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
-const log = (msg) => process.stderr.write(`bench/train: ${msg}\n`);
+const log = (msg) => process.stderr.write(`bench/workers: ${msg}\n`);
 
 // One run on a fresh page (a fresh tab: no kept run): press Train, wait for
 // this run's end (done, by this many Workers), read what the tab kept.
@@ -101,7 +101,7 @@ async function main() {
     const out = path.join(root, 'bench/results');
     fs.mkdirSync(out, { recursive: true });
     fs.writeFileSync(
-      path.join(out, 'train.json'),
+      path.join(out, 'workers.json'),
       JSON.stringify(
         {
           date: new Date().toISOString(),
