@@ -8,12 +8,12 @@
 //     again only when N is not 2).
 // Each figure is the page's own time for the run (the session's seconds,
 // from the press of Train to the last result, Workers' start included), the
-// median of POSLAB_TRAIN_RUNS runs (default 3), the counts alternating
+// median of POSLAB_WORKERS_RUNS runs (default 3), the counts alternating
 // (1, N, 1, N, …) so that a noisy neighbour hurts both alike. Every run's
 // numbers are compared with the first one-Worker run's and the bench says
 // whether they are the same. Prints each row beside the issue's target and
 // writes bench/results/workers.json. A measurement, never a test.
-// Environment: POSLAB_TRAIN_RUNS, POSLAB_DIST (default dist/), CHROMIUM
+// Environment: POSLAB_WORKERS_RUNS, POSLAB_DIST (default dist/), CHROMIUM
 // (default /usr/bin/chromium).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,7 +24,7 @@ import { serve } from '../scripts/serve.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.resolve(process.env.POSLAB_DIST || path.join(root, 'dist'));
-const RUNS = Math.max(1, Number(process.env.POSLAB_TRAIN_RUNS || 3));
+const RUNS = Math.max(1, Number(process.env.POSLAB_WORKERS_RUNS || 3));
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
