@@ -2,6 +2,7 @@
 // Transformer once per scheme and seed, tests every n up to --test-max and
 // prints everything as one JSON document.
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdint>
 #include <iostream>
@@ -16,6 +17,7 @@
 #include "cli_common.hpp"
 #include "poslab/errors.hpp"
 #include "poslab/extend.hpp"
+#include "poslab/parallel.hpp"
 #include "poslab/train.hpp"
 
 namespace poslab::cli {
@@ -27,7 +29,7 @@ const char* kExtrapolateUsage = R"(poslab extrapolate — train short, test long
                      [--steps 400] [--train-max 16] [--test-max 48] [--batch 32]
                      [--lr 0.003] [--warmup steps/10] [--clip 1] [--d-model 32]
                      [--heads 4] [--layers 2] [--d-mlp 128] [--base 10000]
-                     [--task count|lookback] [--k 4]
+                     [--task count|lookback] [--k 4] [--threads N]
 
 Task "count and stop": a…a = b…b <eos> with n a's and n b's. Trains on
 n = 1…train-max, tests every n = 1…test-max (exact match of all n+1
@@ -35,6 +37,8 @@ predictions from '=' on). Per scheme and seed: the loss curve, exact match
 per n, the largest n solved with no gap before it, the mean exact match over
 n = train-max+1…test-max, and the seconds taken.
 --task lookback: "look back k" instead (as in poslab extend --help).
+--threads N: train up to N runs at once (default: the machine's hardware
+threads; 1 to 256). The output is the same for any N (seconds aside).
 Bad input: a one-line message on stderr, exit status 2.
 )";
 
@@ -77,6 +81,20 @@ std::vector<std::int64_t> parse_seeds(const Args& a) {
         seeds.push_back(std::int64_t(s));
     }
     return seeds;
+}
+
+// --threads N: how many runs train at once. A whole number from 1 to
+// kMaxThreads; absent, the machine's hardware threads.
+std::size_t parse_threads(const Args& a) {
+    if (!a.has("--threads")) return default_thread_count();
+    const std::string text = a.get("--threads", "");
+    std::size_t v = 0;
+    const char* end = text.data() + text.size();
+    auto [p, ec] = std::from_chars(text.data(), end, v);
+    if (text.empty() || ec != std::errc() || p != end || v < 1 || v > kMaxThreads)
+        throw InvalidArgument("cli", "--threads must be a whole number from 1 to " + std::to_string(kMaxThreads) +
+                                         ", got '" + text + "'");
+    return v;
 }
 
 ExtrapolationOptions common_options(const Args& a) {
@@ -124,7 +142,7 @@ int extrapolate(int argc, char** argv) {
     const Args a(argc, argv,
                  {"--schemes", "--seeds", "--steps", "--train-max", "--test-max", "--batch", "--lr",
                   "--warmup", "--clip", "--d-model", "--heads", "--layers", "--d-mlp", "--base",
-                  "--task", "--k"},
+                  "--task", "--k", "--threads"},
                  {"--help"});
     if (a.has("--help")) {
         std::cout << kExtrapolateUsage;
@@ -143,35 +161,53 @@ int extrapolate(int argc, char** argv) {
         validate(o);
     }
 
+    const std::size_t threads = parse_threads(a);
+
+    // One run per scheme and seed, trained side by side on up to `threads`
+    // threads; each keeps its numbers at its own index, so the JSON below is
+    // assembled in the order asked whatever the thread count.
+    struct Done {
+        std::vector<double> losses;
+        ExtrapolationEvaluation ev;
+        double seconds = 0;
+    };
+    const std::size_t n_seeds = seeds.size();
+    std::vector<Done> done(schemes.size() * n_seeds);
+    for_each_index(done.size(), threads, [&](std::size_t i) {
+        ExtrapolationOptions o = common;
+        o.scheme = schemes[i / n_seeds];
+        o.seed = seeds[i % n_seeds];
+        const auto start = std::chrono::steady_clock::now();
+        ExtrapolationRun run(o);
+        run.step(std::size_t(o.steps));
+        done[i].ev = run.evaluate();
+        done[i].losses = run.losses();
+        done[i].seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    });
+
     nlohmann::json runs = nlohmann::json::array(), summary = nlohmann::json::array();
-    for (PositionScheme scheme : schemes) {
+    for (std::size_t si = 0; si < schemes.size(); ++si) {
+        const PositionScheme scheme = schemes[si];
         nlohmann::json solved = nlohmann::json::array();
         double sum_solved = 0, sum_mean = 0, sum_seconds = 0;
-        for (std::int64_t seed : seeds) {
-            ExtrapolationOptions o = common;
-            o.scheme = scheme;
-            o.seed = seed;
-            const auto start = std::chrono::steady_clock::now();
-            ExtrapolationRun run(o);
-            run.step(std::size_t(o.steps));
-            const ExtrapolationEvaluation ev = run.evaluate();
-            const double seconds =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        for (std::size_t k = 0; k < n_seeds; ++k) {
+            const Done& d = done[si * n_seeds + k];
+            const ExtrapolationEvaluation& ev = d.ev;
             nlohmann::json loss = nlohmann::json::array();
-            for (double v : run.losses()) loss.push_back(float_json(float(v)));
+            for (double v : d.losses) loss.push_back(float_json(float(v)));
             runs.push_back({{"scheme", to_string(scheme)},
-                            {"seed", seed},
+                            {"seed", seeds[k]},
                             {"loss", loss},
                             {"exactMatch", ev.exact_match},
                             {"solvedUpTo", ev.solved_up_to},
                             {"meanExtrapolated", ev.mean_extrapolated},
-                            {"seconds", seconds}});
+                            {"seconds", d.seconds}});
             solved.push_back(ev.solved_up_to);
             sum_solved += double(ev.solved_up_to);
             sum_mean += ev.mean_extrapolated;
-            sum_seconds += seconds;
+            sum_seconds += d.seconds;
         }
-        const double n = double(seeds.size());
+        const double n = double(n_seeds);
         summary.push_back({{"scheme", to_string(scheme)},
                            {"solvedUpTo", solved},
                            {"meanSolvedUpTo", sum_solved / n},
@@ -194,7 +230,7 @@ const char* kExtendUsage = R"(poslab extend — RoPE context extension in miniat
                 [--test-max 16] [--batch 32] [--lr 0.003] [--warmup steps/10] [--clip 1]
                 [--d-model 32] [--heads 4] [--layers 2] [--d-mlp 128] [--base 10000]
                 [--task count|lookback] [--k 4]
-                [--yarn-edges paper|lab] [--yarn-alpha A] [--yarn-beta B]
+                [--yarn-edges paper|lab] [--yarn-alpha A] [--yarn-beta B] [--threads N]
 
 Trains the tiny Transformer with RoPE on "count and stop" (n = 1…train-max),
 then for each method (none, pi = Position Interpolation, ntk = NTK-aware,
@@ -208,6 +244,8 @@ exact match per n is the fraction of 16 fixed test sequences solved whole.
 YaRN's ramp edges: --yarn-edges paper (default; Peng et al. 2023: α = 1,
 β = 32) or lab (α = 1, β = L/2π, rescaled to the lab's short L);
 --yarn-alpha / --yarn-beta replace the rule's α / β (0 ≤ α < β ≤ 10000).
+--threads N: train up to N seeds at once (default: the machine's hardware
+threads; 1 to 256). The output is the same for any N (seconds aside).
 Bad input: a one-line message on stderr, exit status 2.
 )";
 
@@ -222,7 +260,7 @@ int extend(int argc, char** argv) {
                  {"--methods", "--seeds", "--finetune-steps", "--finetune-lr", "--new-base", "--steps",
                   "--train-max", "--test-max", "--batch", "--lr", "--warmup", "--clip", "--d-model",
                   "--heads", "--layers", "--d-mlp", "--base", "--task", "--k", "--yarn-edges", "--yarn-alpha",
-                  "--yarn-beta"},
+                  "--yarn-beta", "--threads"},
                  {"--help"});
     if (a.has("--help")) {
         std::cout << kExtendUsage;
@@ -263,19 +301,30 @@ int extend(int argc, char** argv) {
     }
     // [method][finetuned] → per-seed values
     std::map<std::pair<std::string, bool>, std::vector<double>> means, solved;
-    for (std::int64_t seed : seeds) {
+    // One run per seed, side by side on up to --threads threads; assembled in seed order below.
+    struct Done {
+        std::vector<double> losses;
+        std::vector<ExtensionCurve> curves;
+        double seconds = 0;
+    };
+    std::vector<Done> done(seeds.size());
+    for_each_index(done.size(), parse_threads(a), [&](std::size_t i) {
         ExtensionOptions o = common;
-        o.train.seed = seed;
+        o.train.seed = seeds[i];
         const auto start = std::chrono::steady_clock::now();
         ExtensionRun run(o);
         // A step call ends when its count has run, so with --finetune-steps 0
         // the zero-shot curves come from a call after the training's last step.
         while (!run.done()) run.step(run.total_steps());
-        const double seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        done[i].seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        done[i].losses = run.losses();
+        done[i].curves = run.curves();
+    });
+    for (std::size_t i = 0; i < seeds.size(); ++i) {
+        const Done& d = done[i];
         nlohmann::json loss = nlohmann::json::array(), curves = nlohmann::json::array();
-        for (double v : run.losses()) loss.push_back(float_json(float(v)));
-        for (const ExtensionCurve& c : run.curves()) {
+        for (double v : d.losses) loss.push_back(float_json(float(v)));
+        for (const ExtensionCurve& c : d.curves) {
             nlohmann::json ft = nlohmann::json::array();
             for (double v : c.losses) ft.push_back(float_json(float(v)));
             curves.push_back({{"method", to_string(c.method)},
@@ -287,7 +336,7 @@ int extend(int argc, char** argv) {
             means[{to_string(c.method), c.finetuned}].push_back(c.evaluation.mean_extrapolated);
             solved[{to_string(c.method), c.finetuned}].push_back(double(c.evaluation.solved_up_to));
         }
-        runs.push_back({{"seed", seed}, {"loss", loss}, {"curves", curves}, {"seconds", seconds}});
+        runs.push_back({{"seed", seeds[i]}, {"loss", loss}, {"curves", curves}, {"seconds", d.seconds}});
     }
     nlohmann::json summary = nlohmann::json::array();
     for (bool finetuned : {false, true})

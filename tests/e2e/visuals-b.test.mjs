@@ -87,7 +87,8 @@ test('exercise 7: the exact-match curves grow live while training; Pause, Step a
       await page.waitForFunction(([w, a]) => Number(document.querySelector(`${w} .progress`).dataset.stepsDone) !== a && document.querySelector(w).dataset.held === 'true', [W7, a], { timeout: T(60000) });
     }
     // The live plot: the scheme in training drawn from its latest test, equal to the core's.
-    const training = page.locator(`${W7} .extrap-live-states li[data-state="training"]`);
+    // (with several Workers, several schemes train at once: the first one is checked)
+    const training = page.locator(`${W7} .extrap-live-states li[data-state="training"]`).first();
     const scheme = await training.getAttribute('data-scheme');
     const at = Number(await training.getAttribute('data-test-step'));
     assert.ok(at >= 10 && at % 10 === 0, `tested at step ${at}`);

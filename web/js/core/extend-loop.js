@@ -5,7 +5,7 @@
 // with `poslab extend`. Every number is the core's.
 
 // options: { seeds, methods, steps, finetuneSteps, trainMax, testMax, task, k, base, yarnEdges, yarnAlpha, yarnBeta, chunk }
-// on: { progress({seedIndex, seeds, seed, step, steps, curves}), result({seed, curves, losses, seconds, scale, trainedLength}) }
+// on: { progress({seedIndex, seeds, seed, step, steps, curves}), result({seedIndex, seed, curves, losses, seconds, scale, trainedLength}) }
 // Returns 'done' or 'cancelled'; a core error is thrown as the core's Error.
 export function runOptions(options, seed) {
   const out = { seed };
@@ -15,14 +15,19 @@ export function runOptions(options, seed) {
   return out;
 }
 
-export async function extend(lab, options, on, { isCancelled, yieldNow }) {
+// control.nextRun(): as in train() (train-loop.js): the index in options.seeds
+// of the next seed to run, or null; absent, every seed in order.
+export async function extend(lab, options, on, { isCancelled, yieldNow, nextRun = null }) {
   const seeds = options.seeds;
   if (!Array.isArray(seeds) || seeds.length < 1 || seeds.length > 8) {
     throw Object.assign(new Error('seeds must list 1 to 8 seeds'), { code: 'out_of_range_option', params: { field: 'seeds', min: '1', max: '8' } });
   }
   // Every run's options are checked by the core before any training.
   for (const seed of seeds) new lab.ExtensionRun(runOptions(options, seed)).delete();
-  for (let i = 0; i < seeds.length; i++) {
+  let order = 0;
+  const next = nextRun ?? (() => (order < seeds.length ? order++ : null));
+  for (let i = await next(); i !== null && i !== undefined; i = await next()) {
+    if (!Number.isInteger(i) || i < 0 || i >= seeds.length) throw new Error(`no seed ${i} in this experiment`);
     const seed = seeds[i];
     const started = Date.now();
     const run = new lab.ExtensionRun(runOptions(options, seed));
@@ -35,6 +40,7 @@ export async function extend(lab, options, on, { isCancelled, yieldNow }) {
       }
       const o = run.options();
       on.result({
+        seedIndex: i,
         seed,
         seconds: (Date.now() - started) / 1000,
         scale: o.scale,

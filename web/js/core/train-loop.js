@@ -43,14 +43,22 @@ const evaluationOf = (ev) => ({ exactMatch: Array.from(ev.exactMatch), solvedUpT
 // on: { progress({run, runs, scheme, seed, step, steps, loss, evaluation?}), result({run, scheme, seed, evaluation, seconds}) }
 // control.gate(): awaited before every chunk (pause and step: it resolves
 // when the next chunk may run; absent, chunks run back to back).
+// control.nextRun(): (awaited) the index in runList(options) of the next run
+// to train, or null when there is none left for this loop: several Workers
+// share one experiment this way (trainer.js, run-pool.js). Absent, every run
+// in order. A run's numbers depend only on its scheme and seed, never on
+// which loop trains it or what it trained before.
 // Returns 'done' or 'cancelled'; a core error is thrown as the core's Error.
-export async function train(lab, options, on, { isCancelled, yieldNow, gate }) {
+export async function train(lab, options, on, { isCancelled, yieldNow, gate, nextRun = null }) {
   const every = evalEvery(options.steps, options.chunk);
   const runs = runList(options);
   // Every run's options are checked by the core before any training, so a bad
   // seed at the end of the list is reported at once, not after minutes.
   for (const { scheme, seed } of runs) new lab.ExtrapolationRun({ scheme, seed, steps: options.steps }).delete();
-  for (let i = 0; i < runs.length; i++) {
+  let order = 0;
+  const next = nextRun ?? (() => (order < runs.length ? order++ : null));
+  for (let i = await next(); i !== null && i !== undefined; i = await next()) {
+    if (!Number.isInteger(i) || i < 0 || i >= runs.length) throw new Error(`no run ${i} in this experiment`);
     const { scheme, seed } = runs[i];
     const started = Date.now();
     const run = new lab.ExtrapolationRun({ scheme, seed, steps: options.steps });

@@ -12,6 +12,7 @@ import { richBlock, richInline } from '../rich.js';
 import { lineplot } from './lineplot.js';
 import { startTraining, activeSession } from '../core/trainer.js';
 import { evalEvery } from '../core/train-loop.js';
+import { parseWorkerCount } from '../core/run-pool.js';
 import { rankRun, predictionOutcome, saveRun, loadRun } from './extrap-run.js';
 
 export const SCHEMES = ['learned', 'sinusoidal', 'rope', 'alibi', 'none'];
@@ -121,6 +122,7 @@ export function mount(el, block, ctx) {
     ctx.setUrl('steps', o.steps === defaults.steps ? undefined : String(o.steps));
     return o;
   }
+  const workersFromUrl = parseWorkerCount(ctx.getUrl('workers'));
   // From the URL: shown as given; what is wrong is said in place.
   (function fromUrl() {
     const problems = [];
@@ -136,6 +138,10 @@ export function mount(el, block, ctx) {
     if (urlSteps !== undefined) stepsInput.value = urlSteps;
     // A number field drops text it cannot read, so the link's own value is checked.
     const stepsProblem = urlSteps !== undefined ? parseSteps(urlSteps).error : null;
+    // workers=N: how many Web Workers train (a fixed count, for tests and the
+    // bench; absent, the browser's core count). A bad value is said and ignored.
+    const workersProblem = workersFromUrl.error ? t('extrap.bad_workers', workersFromUrl.error.params) : null;
+    if (workersProblem) problems.push(workersProblem);
     const r = readForm();
     if (stepsProblem) problems.push(stepsProblem);
     else if (r.error) problems.push(r.error);
@@ -213,11 +219,13 @@ export function mount(el, block, ctx) {
     let shape = null;
     for (const sc of schemes) {
       const evs = seeds.map((seed) => latest(sc, seed)).filter(Boolean);
-      const finished = (seed) => s.results.some((r) => r.scheme === sc && r.seed === seed);
-      const training = running && s.progress.scheme === sc && !finished(s.progress.seed);
-      const stepShown = training ? s.live[`${sc}|${s.progress.seed}`]?.step ?? 0 : null;
+      // The run of this scheme in training now (with several Workers, several
+      // schemes train at once; the earliest run of this one is shown).
+      const now = running ? Object.values(s.active ?? {}).filter((a) => a.scheme === sc).sort((a, b) => a.run - b.run)[0] : null;
+      const training = !!now;
+      const stepShown = training ? s.live[`${sc}|${now.seed}`]?.step ?? 0 : null;
       const key = training ? 'extrap.live_state_step' : evs.length ? 'extrap.live_state_done' : 'extrap.live_state_wait';
-      states.push(h('li', { 'data-scheme': sc, 'data-state': training ? 'training' : evs.length ? 'trained' : 'waiting', 'data-test-step': training ? String(stepShown) : '' }, t(key, { scheme: schemeName(sc), seed: s.progress.seed, step: stepShown })));
+      states.push(h('li', { 'data-scheme': sc, 'data-state': training ? 'training' : evs.length ? 'trained' : 'waiting', 'data-test-step': training ? String(stepShown) : '' }, t(key, { scheme: schemeName(sc), seed: now?.seed ?? s.progress.seed, step: stepShown })));
       if (!evs.length) continue;
       shape ??= { trainMax: evs[0].trainMax, testMax: evs[0].testMax };
       const ns = Array.from({ length: shape.testMax }, (_, i) => i + 1);
@@ -358,6 +366,8 @@ export function mount(el, block, ctx) {
     );
   }
 
+  // Where it trained: the main thread, a Web Worker, or several (issue 25).
+  const modeText = (s) => (s.mode === 'worker' && s.workers > 1 ? t('extrap.mode_workers', { n: s.workers }) : t(`extrap.mode_${s.mode ?? 'worker'}`));
   let lastStatus = null;
   let pausedBefore = false;
   function render(s) {
@@ -376,6 +386,7 @@ export function mount(el, block, ctx) {
     el.dataset.held = String(!!s.held); // paused and stopped: no chunk in flight
     statusBox.hidden = false;
     el.dataset.status = s.status;
+    el.dataset.workers = String(s.workers ?? 0); // how many Web Workers train it (0: the main thread, or a kept run)
     const p = s.progress;
     const pct = p.stepsTotal ? Math.round((100 * p.stepsDone) / p.stepsTotal) : 0;
     let text =
@@ -393,7 +404,7 @@ export function mount(el, block, ctx) {
     progress.dataset.stepsDone = String(p.stepsDone);
     bar.style.width = `${pct}%`;
     progressText.textContent = text;
-    w.result = { status: s.status, seconds: s.seconds, mode: s.mode, runs: s.results };
+    w.result = { status: s.status, seconds: s.seconds, mode: s.mode, workers: s.workers ?? 0, runs: s.results };
     if (s.status === 'error') {
       w.error = s.error;
       outcome.textContent = '';
@@ -409,9 +420,9 @@ export function mount(el, block, ctx) {
     if (s.status === 'cancelling') outcome.textContent = t('extrap.cancelling');
     else if (s.status === 'cancelled') outcome.textContent = t('extrap.cancelled', { step: p.step, steps: p.steps, scheme: schemeName(p.scheme), seed: p.seed, run: p.run + 1, runs: p.runs });
     else if (s.status === 'done' && s.restored) outcome.textContent = t('extrap.restored', { runs: s.runs.length, seconds: fmt(s.seconds, 1), mode: t(`extrap.mode_${s.mode}`) });
-    else if (s.status === 'done') outcome.textContent = t('extrap.done', { runs: s.runs.length, seconds: fmt(s.seconds, 1), mode: t(`extrap.mode_${s.mode}`) });
+    else if (s.status === 'done') outcome.textContent = t('extrap.done', { runs: s.runs.length, seconds: fmt(s.seconds, 1), mode: modeText(s) });
     else if (s.status === 'running' && s.paused) outcome.textContent = t('extrap.paused', { step: p.step, steps: p.steps, scheme: schemeName(p.scheme), seed: p.seed, n: s.chunk ?? 10 });
-    else if (s.status === 'running' && (force || pausedBefore)) outcome.textContent = t('extrap.started', { runs: s.runs.length, mode: t(`extrap.mode_${s.mode ?? 'worker'}`) });
+    else if (s.status === 'running' && (force || pausedBefore)) outcome.textContent = t('extrap.started', { runs: s.runs.length, mode: modeText(s) });
     pausedBefore = !!s.paused;
     // Curves: redrawn at most every REDRAW_MS while training, always at the end.
     clearTimeout(drawTimer);
@@ -436,7 +447,7 @@ export function mount(el, block, ctx) {
     const o = commit();
     if (!o) return;
     try {
-      const s = startTraining(o, { core: ctx.core });
+      const s = startTraining(workersFromUrl.count ? { ...o, workers: workersFromUrl.count } : o, { core: ctx.core });
       closePrediction();
       attach(s);
     } catch (err) {

@@ -13,6 +13,7 @@ import { h, errorBox, fmt } from '../dom.js';
 import { t } from '../i18n.js';
 import { lineplot } from './lineplot.js';
 import { startTraining, activeSession } from '../core/trainer.js';
+import { parseWorkerCount } from '../core/run-pool.js';
 import { linkMethods } from './method-link.js';
 
 export const METHODS = ['none', 'pi', 'ntk', 'yarn'];
@@ -195,6 +196,10 @@ export function mount(el, block, ctx) {
     results,
   );
   seedsSelect.addEventListener('change', () => (w.state = { seeds: choices[Number(seedsSelect.value)] }));
+  // workers=N in the link: how many Web Workers run the seeds (absent: the
+  // browser's core count). A bad value is said here and ignored.
+  const workersFromUrl = parseWorkerCount(ctx.getUrl?.('workers'));
+  if (workersFromUrl.error) statusBox.before(h('p', { class: 'control-msg extrap-msg', role: 'alert' }, t('extrap.bad_workers', workersFromUrl.error.params)));
 
   // A method's curves and row light up with its angle map above (method-link.js), and the other way round.
   const links = linkMethods(el);
@@ -240,6 +245,8 @@ export function mount(el, block, ctx) {
   let session = null;
   function render(s) {
     session = s;
+    el.dataset.status = s.status;
+    el.dataset.workers = String(s.workers ?? 0); // how many Web Workers run the seeds (0: the main thread)
     const running = ['starting', 'running', 'cancelling'].includes(s.status);
     runButton.disabled = running;
     seedsSelect.disabled = running;
@@ -271,7 +278,7 @@ export function mount(el, block, ctx) {
   runButton.addEventListener('click', () => {
     let s;
     try {
-      s = startTraining({ kind: 'extend', seeds: w.state.seeds, methods: METHODS, ...RUN }, { core: ctx.core });
+      s = startTraining({ kind: 'extend', seeds: w.state.seeds, methods: METHODS, ...RUN, ...(workersFromUrl.count ? { workers: workersFromUrl.count } : {}) }, { core: ctx.core });
     } catch (e) {
       outcome.textContent = t('extrun.busy');
       return;
