@@ -25,8 +25,9 @@ thread_local bool use_reference = false;
 
 // Register tile of the products: 4 rows x 8 columns (8 accumulators; with 2
 // B vectors and a broadcast it fits SSE2's and V8's 16 vector registers).
-// The same tile as kernels::matmul had, which matters for one detail: a tile
-// cut by the matrix's edge was stored as 0 + sum (a -0 sum becomes +0).
+// The same tile as kernels::matmul had, whose edge tiles stored 0 + sum; that
+// is kept below for fidelity, though it cannot change a value: every sum
+// starts at +0, and +0 plus a zero of either sign is +0, so no sum is -0.
 constexpr std::size_t MR = 4;
 constexpr std::size_t NR = 8;
 
