@@ -11,11 +11,21 @@
 #include "poslab/kernels.hpp"
 #include "poslab/random.hpp"
 #include "poslab/tiny_transformer.hpp"
+#include "poslab/train_kernels.hpp"
 
 namespace poslab {
 namespace {
 
 constexpr double kLayerNormEps = 1e-5;
+
+// The float model runs train_kernels.hpp's kernels unless this thread asked
+// for the plain loops (train_kernels::set_reference); the double model (the
+// gradient checks) always runs the plain loops.
+template <class T>
+bool fast_path() {
+    if constexpr (std::is_same_v<T, float>) return !train_kernels::reference();
+    return false;
+}
 
 // c[m, n] = a[m, k] · b[k, n], all contiguous: the double-precision path.
 template <class T>
@@ -69,6 +79,8 @@ void lower_scores(std::size_t S, std::size_t k, const T* a, std::size_t lda, con
 template <class T>
 void lower_times(std::size_t S, std::size_t n, const T* l, const T* b, std::size_t ldb, T* c,
                  std::size_t ldc) {
+    if constexpr (std::is_same_v<T, float>)
+        if (fast_path<T>()) return train_kernels::lower_times(S, n, l, b, ldb, c, ldc);
     for (std::size_t i = 0; i < S; ++i) {
         T* crow = c + i * ldc;
         std::fill(crow, crow + n, T(0));
@@ -84,6 +96,8 @@ void lower_times(std::size_t S, std::size_t n, const T* l, const T* b, std::size
 template <class T>
 void lower_transposed_times(std::size_t S, std::size_t n, const T* l, const T* b, std::size_t ldb,
                             T* c, std::size_t ldc) {
+    if constexpr (std::is_same_v<T, float>)
+        if (fast_path<T>()) return train_kernels::lower_transposed_times(S, n, l, b, ldb, c, ldc);
     for (std::size_t j = 0; j < S; ++j) std::fill(c + j * ldc, c + j * ldc + n, T(0));
     for (std::size_t i = 0; i < S; ++i) {
         const T* brow = b + i * ldb;
@@ -100,6 +114,8 @@ template <class T>
 void linear(const std::vector<T>& x, const T* w, const T* b, std::size_t n, std::size_t in,
             std::size_t out, std::vector<T>& y) {
     y.resize(n * out);
+    if constexpr (std::is_same_v<T, float>)
+        if (fast_path<T>()) return train_kernels::linear_forward(x.data(), w, b, y.data(), n, in, out);
     matmul(x.data(), w, y.data(), n, in, out);
     for (std::size_t r = 0; r < n; ++r)
         for (std::size_t j = 0; j < out; ++j) y[r * out + j] += b[j];
@@ -110,6 +126,15 @@ template <class T>
 void linear_backward(const std::vector<T>& x, const T* w, const std::vector<T>& dy, std::size_t n,
                      std::size_t in, std::size_t out, T* dw, T* db, std::vector<T>& dx,
                      std::vector<T>& scratch) {
+    if constexpr (std::is_same_v<T, float>)
+        if (fast_path<T>()) {
+            train_kernels::accumulate_xt_dy(x.data(), dy.data(), dw, n, in, out);
+            for (std::size_t r = 0; r < n; ++r)
+                for (std::size_t j = 0; j < out; ++j) db[j] += dy[r * out + j];
+            dx.resize(n * in);
+            train_kernels::dy_wt(dy.data(), w, dx.data(), n, out, in);
+            return;
+        }
     // xᵀ·dy as a plain matmul of the transposed x, so that it too goes
     // through the shared kernel.
     scratch.resize(in * n);
@@ -362,7 +387,9 @@ void TinyTransformer<T>::attention_forward(const TokenBatch& batch, LayerActivat
     for (std::size_t S : batch.lengths) prob_size += H * S * S;
     act.probs.resize(prob_size);
     act.ctx.resize(positions_.size() * D);
-    std::vector<T> kt;
+    const bool fast = fast_path<T>();
+    std::vector<T> local;
+    std::vector<T>& kt = fast ? work_.kt : local;
     std::size_t row0 = 0;
     T* p = act.probs.data();
     for (std::size_t S : batch.lengths) {
@@ -372,8 +399,12 @@ void TinyTransformer<T>::attention_forward(const TokenBatch& batch, LayerActivat
             const T* q = base + h * dh;
             const T* k = base + D + h * dh;
             const T* v = base + 2 * D + h * dh;
-            transpose(k, S, dh, 3 * D, kt.data());
-            lower_scores(S, dh, q, 3 * D, kt.data(), p);
+            if constexpr (std::is_same_v<T, float>)
+                if (fast) train_kernels::lower_scores(S, dh, q, 3 * D, k, 3 * D, p);
+            if (!fast) {
+                transpose(k, S, dh, 3 * D, kt.data());
+                lower_scores(S, dh, q, 3 * D, kt.data(), p);
+            }
             for (std::size_t i = 0; i < S; ++i) {
                 T* row = p + i * S;
                 T mx = -std::numeric_limits<T>::infinity();
@@ -402,7 +433,10 @@ void TinyTransformer<T>::attention_backward(const TokenBatch& batch, const Layer
     const std::size_t D = config_.d_model, H = config_.heads, dh = d_head_;
     const T scale = T(config_.logit_scale) / std::sqrt(T(dh));
     dqkv.resize(positions_.size() * 3 * D);
-    std::vector<T> vt, dp;
+    const bool fast = fast_path<T>();
+    std::vector<T> local_vt, local_dp;
+    std::vector<T>& vt = fast ? work_.vt : local_vt;
+    std::vector<T>& dp = fast ? work_.dp : local_dp;
     std::size_t row0 = 0;
     const T* p = act.probs.data();
     for (std::size_t S : batch.lengths) {
@@ -417,8 +451,12 @@ void TinyTransformer<T>::attention_backward(const TokenBatch& batch, const Layer
             const T* v = base + 2 * D + h * dh;
             const T* dch = dc + h * dh;
             // dP = dctx·Vᵀ, dV = Pᵀ·dctx
-            transpose(v, S, dh, 3 * D, vt.data());
-            lower_scores(S, dh, dch, D, vt.data(), dp.data());
+            if constexpr (std::is_same_v<T, float>)
+                if (fast) train_kernels::lower_scores(S, dh, dch, D, v, 3 * D, dp.data());
+            if (!fast) {
+                transpose(v, S, dh, 3 * D, vt.data());
+                lower_scores(S, dh, dch, D, vt.data(), dp.data());
+            }
             lower_transposed_times(S, dh, p, dch, D, dbase + 2 * D + h * dh, 3 * D);
             // Softmax backward: dScore = P ⊙ (dP − Σ_j P·dP), then the 1/√d_k.
             for (std::size_t i = 0; i < S; ++i) {
@@ -443,7 +481,13 @@ T TinyTransformer<T>::forward(const TokenBatch& batch) {
     const std::size_t N = positions_.size(), D = c.d_model, F = c.d_mlp, V = c.vocab;
     const T* w = params_.data();
 
-    std::vector<T> x(N * D), tmp;
+    // The float kernels reuse one workspace from step to step; the plain
+    // loops allocate theirs per call, as they always did.
+    Workspace local;
+    Workspace& ws = fast_path<T>() ? work_ : local;
+    std::vector<T>& x = ws.x;
+    std::vector<T>& tmp = ws.tmp;
+    x.resize(N * D);
     for (std::size_t r = 0; r < N; ++r) {
         const std::size_t s = positions_[r];
         const T* e = w + tok_emb_ + std::size_t(batch.tokens[r]) * D;
@@ -502,7 +546,14 @@ void TinyTransformer<T>::backward(const TokenBatch& batch, std::vector<T>& grad)
     const T* w = params_.data();
     grad.assign(params_.size(), T(0));
     T* g = grad.data();
-    std::vector<T> scratch, dh, dx(N * D, T(0)), dlogits(N * V, T(0));
+    Workspace local;
+    Workspace& ws = fast_path<T>() ? work_ : local;
+    std::vector<T>& scratch = ws.scratch;
+    std::vector<T>& dh = ws.dh;
+    std::vector<T>& dx = ws.dx;
+    std::vector<T>& dlogits = ws.dlogits;
+    dx.assign(N * D, T(0));
+    dlogits.assign(N * V, T(0));
 
     if (weight_sum_ > 0)
         for (std::size_t r = 0; r < N; ++r) {
@@ -514,7 +565,9 @@ void TinyTransformer<T>::backward(const TokenBatch& batch, std::vector<T>& grad)
     linear_backward(hf_, w + w_out_, dlogits, N, D, V, g + w_out_, g + b_out_, dh, scratch);
     layer_norm_backward(dh, xhatf_, rstdf_, w + lnf_g_, N, D, g + lnf_g_, g + lnf_b_, dx);
 
-    std::vector<T> du, dctx, dqkv;
+    std::vector<T>& du = ws.du;
+    std::vector<T>& dctx = ws.dctx;
+    std::vector<T>& dqkv = ws.dqkv;
     for (std::size_t l = c.layers; l-- > 0;) {
         const LayerOffsets& o = layer_[l];
         const LayerActivations& act = acts_[l];

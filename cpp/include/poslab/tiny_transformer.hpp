@@ -104,6 +104,13 @@ private:
     std::vector<T> rope_cos_, rope_sin_;  // [max_positions, d_head/2] for RoPE
     std::vector<T> slopes_;            // [heads] for ALiBi
 
+    // Buffers of one forward/backward, kept from step to step by the float
+    // kernels (no allocation per step once warm).
+    struct Workspace {
+        std::vector<T> x, tmp, scratch, dh, dx, dlogits, du, dctx, dqkv, kt, vt, dp;
+    };
+    Workspace work_;
+
     // Forward state kept for backward.
     std::vector<std::size_t> positions_;  // [rows]: each row's position in its sequence
     std::vector<LayerActivations> acts_;
