@@ -48,11 +48,12 @@ xt::xtensor<float, 2> causal_mask(std::size_t length) {
     return mask;
 }
 
-AttentionResult self_attention(const xt::xtensor<float, 3>& x, const AttentionWeights& weights,
-                               const AttentionOptions& options) {
-    const std::size_t batch = x.shape(0), seq = x.shape(1), width = x.shape(2);
+namespace {
+
+void check_attention(std::size_t seq, std::size_t width, const AttentionWeights& weights,
+                     const AttentionOptions& options) {
     const std::size_t heads = options.heads;
-    if (batch < 1 || seq < 1 || width < 1)
+    if (seq < 1 || width < 1)
         throw InvalidArgument("empty_input", "attention needs at least one row of at least one value");
     if (heads < 1 || width % heads != 0)
         throw InvalidArgument("heads_not_dividing",
@@ -63,53 +64,94 @@ AttentionResult self_attention(const xt::xtensor<float, 3>& x, const AttentionWe
         throw InvalidArgument("weights_width",
                               "the attention weights are " + std::to_string(weights.d_model) +
                                   " wide but the input is " + std::to_string(width) + " wide");
+}
+
+}  // namespace
+
+xt::xtensor<float, 2> attention_context(const float* x, std::size_t seq, std::size_t width,
+                                        const AttentionWeights& weights, const AttentionOptions& options,
+                                        std::size_t head_begin, std::size_t head_end, float* weights_out) {
+    check_attention(seq, width, weights, options);
+    const std::size_t heads = options.heads;
+    if (head_begin >= head_end || head_end > heads)
+        throw InvalidArgument("bad_head_range",
+                              "the heads to compute must be a non-empty range within 0.." + std::to_string(heads) +
+                                  " (heads " + std::to_string(head_begin) + " to " + std::to_string(head_end) +
+                                  " asked for)",
+                              {{"from", std::to_string(head_begin)}, {"to", std::to_string(head_end)},
+                               {"heads", std::to_string(heads)}});
+    for (std::size_t i = 0; i < seq * width; ++i)
+        if (!std::isfinite(x[i]))
+            throw InvalidArgument("non_finite_value", "the attention input has a NaN or infinite value; "
+                                                      "every value must be a finite number");
+    const std::size_t d_head = width / heads;
+    const std::size_t n = head_end - head_begin, cols = n * d_head, first = head_begin * d_head;
+    std::vector<float> slopes;
+    if (options.alibi) {
+        const std::vector<double> all = alibi_slopes(heads);
+        for (std::size_t h = head_begin; h < head_end; ++h) slopes.push_back(static_cast<float>(all[h]));
+    }
+    xt::xtensor<float, 2> q({seq, cols}), k({seq, cols}), v({seq, cols}), context({seq, cols});
+    if (weights.kind == WeightsKind::identity) {
+        for (std::size_t s = 0; s < seq; ++s) {
+            const float* row = x + s * width + first;
+            std::copy(row, row + cols, q.data() + s * cols);
+            std::copy(row, row + cols, k.data() + s * cols);
+            std::copy(row, row + cols, v.data() + s * cols);
+        }
+    } else {
+        // Columns [first, first + cols) of X·W: B read in place with its full row stride.
+        kernels::gemm(x, width, weights.wq.data() + first, width, false, q.data(), cols, seq, width, cols, 1.0f);
+        kernels::gemm(x, width, weights.wk.data() + first, width, false, k.data(), cols, seq, width, cols, 1.0f);
+        kernels::gemm(x, width, weights.wv.data() + first, width, false, v.data(), cols, seq, width, cols, 1.0f);
+    }
+    if (options.rope) {
+        std::vector<std::size_t> positions(seq);
+        for (std::size_t s = 0; s < seq; ++s) positions[s] = options.position_offset + s;
+        // Each head is rotated alike (the frequencies depend on d_head only).
+        apply_rope(q, n, options.rope_base, positions);
+        apply_rope(k, n, options.rope_base, positions);
+    }
+    kernels::attention_heads(q.data(), k.data(), v.data(), cols, context.data(), cols, seq, n, d_head,
+                             options.causal, options.alibi ? slopes.data() : nullptr, weights_out);
+    return context;
+}
+
+xt::xtensor<float, 2> attention_output(const xt::xtensor<float, 2>& context, const AttentionWeights& weights) {
+    const std::size_t seq = context.shape(0), width = context.shape(1);
+    if (weights.kind == WeightsKind::identity) return context;
+    if (weights.d_model != width)
+        throw InvalidArgument("weights_width",
+                              "the attention weights are " + std::to_string(weights.d_model) +
+                                  " wide but the heads' output is " + std::to_string(width) + " wide");
+    xt::xtensor<float, 2> out({seq, width});
+    kernels::matmul(context.data(), weights.wo.data(), out.data(), seq, width, width);
+    return out;
+}
+
+AttentionResult self_attention(const xt::xtensor<float, 3>& x, const AttentionWeights& weights,
+                               const AttentionOptions& options) {
+    const std::size_t batch = x.shape(0), seq = x.shape(1), width = x.shape(2);
+    const std::size_t heads = options.heads;
+    if (batch < 1) throw InvalidArgument("empty_input", "attention needs at least one row of at least one value");
+    check_attention(seq, width, weights, options);
     for (float v : x)
         if (!std::isfinite(v))
             throw InvalidArgument("non_finite_value", "the attention input has a NaN or infinite value; "
                                                       "every value must be a finite number");
-    const std::size_t d_head = width / heads;
-    std::vector<float> slopes;
-    if (options.alibi)
-        for (double m : alibi_slopes(heads)) slopes.push_back(static_cast<float>(m));
-    std::vector<std::size_t> positions;
-    if (options.rope) {
-        positions.resize(seq);
-        for (std::size_t s = 0; s < seq; ++s) positions[s] = options.position_offset + s;
-    }
-
     AttentionResult result;
     result.output = xt::xtensor<float, 3>({batch, seq, width});
     if (options.return_weights) result.weights = xt::xtensor<float, 4>({batch, heads, seq, seq});
     else result.weights = xt::xtensor<float, 4>({0, 0, 0, 0});
-
-    xt::xtensor<float, 2> q({seq, width}), k({seq, width}), v({seq, width}), heads_out({seq, width});
     for (std::size_t b = 0; b < batch; ++b) {
-        const float* xb = x.data() + b * seq * width;
-        if (weights.kind == WeightsKind::identity) {
-            std::copy(xb, xb + seq * width, q.data());
-            std::copy(xb, xb + seq * width, k.data());
-            std::copy(xb, xb + seq * width, v.data());
-        } else {
-            kernels::matmul(xb, weights.wq.data(), q.data(), seq, width, width);
-            kernels::matmul(xb, weights.wk.data(), k.data(), seq, width, width);
-            kernels::matmul(xb, weights.wv.data(), v.data(), seq, width, width);
-        }
-        if (options.rope) {
-            apply_rope(q, heads, options.rope_base, positions);
-            apply_rope(k, heads, options.rope_base, positions);
-        }
         // Every head at once, one block of query rows at a time: the [S, S]
         // weights are only written out when the caller asked for them.
         float* weights_out =
             options.return_weights ? result.weights.data() + b * heads * seq * seq : nullptr;
-        kernels::attention_heads(q.data(), k.data(), v.data(), width, heads_out.data(), width, seq, heads,
-                                 d_head, options.causal, options.alibi ? slopes.data() : nullptr,
-                                 weights_out);
-        float* ob = result.output.data() + b * seq * width;
-        if (weights.kind == WeightsKind::identity)
-            std::copy(heads_out.begin(), heads_out.end(), ob);
-        else
-            kernels::matmul(heads_out.data(), weights.wo.data(), ob, seq, width, width);
+        const xt::xtensor<float, 2> context =
+            attention_context(x.data() + b * seq * width, seq, width, weights, options, 0, heads, weights_out);
+        const xt::xtensor<float, 2> out = attention_output(context, weights);
+        std::copy(out.begin(), out.end(), result.output.data() + b * seq * width);
     }
     return result;
 }

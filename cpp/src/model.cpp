@@ -125,9 +125,20 @@ void validate(const ForwardOptions& o) {
     check_range("positionOffset", o.position_offset, 0, kMaxPosition);
 }
 
-ForwardResult forward(const ForwardOptions& o) {
-    validate(o);
+namespace {
+
+// Everything of a forward pass before attention: the checked options, the
+// input, the position information, what attention sees, and its options.
+struct Prepared {
     ForwardResult r;
+    AttentionOptions ao;
+    std::shared_ptr<const AttentionWeights> weights;
+};
+
+Prepared prepare(const ForwardOptions& o) {
+    validate(o);
+    Prepared p;
+    ForwardResult& r = p.r;
     r.input = make_input(o, r.tokens);
     const std::size_t seq = r.input.shape(0), d = r.input.shape(1);
     check_positions(o.position_offset, seq);
@@ -172,31 +183,69 @@ ForwardResult forward(const ForwardOptions& o) {
                                   " / " + str(o.heads) + " = " + str(width / o.heads),
                               {{"field", "d_head"}, {"value", str(width / o.heads)}, {"scheme", "rope"}});
 
-    AttentionOptions ao;
-    ao.heads = o.heads;
-    ao.causal = o.causal;
-    ao.rope = o.pe == PositionScheme::rope;
-    ao.rope_base = o.base;
-    ao.alibi = o.pe == PositionScheme::alibi;
-    ao.position_offset = o.position_offset;
-    ao.return_weights = o.return_attention;
+    p.ao.heads = o.heads;
+    p.ao.causal = o.causal;
+    p.ao.rope = o.pe == PositionScheme::rope;
+    p.ao.rope_base = o.base;
+    p.ao.alibi = o.pe == PositionScheme::alibi;
+    p.ao.position_offset = o.position_offset;
+    p.ao.return_weights = o.return_attention;
+    p.weights = cached_weights(o.weights, width, o.seed);
+    return p;
+}
 
-    xt::xtensor<float, 3> x({1, seq, width});
-    std::copy(r.hidden.begin(), r.hidden.end(), x.begin());
-    const std::shared_ptr<const AttentionWeights> weights = cached_weights(o.weights, width, o.seed);
-    AttentionResult a = self_attention(x, *weights, ao);
-    r.output = xt::xtensor<float, 2>({seq, width});
-    std::copy(a.output.begin(), a.output.end(), r.output.begin());
+void set_output(ForwardResult& r, const xt::xtensor<float, 2>& output) {
+    const std::size_t seq = output.shape(0), width = output.shape(1);
+    r.output = output;
     r.output_mean = xt::zeros<float>({width});
     for (std::size_t s = 0; s < seq; ++s)
         for (std::size_t d = 0; d < width; ++d) r.output_mean(d) += r.output(s, d);
     for (std::size_t d = 0; d < width; ++d) r.output_mean(d) /= static_cast<float>(seq);
+}
+
+}  // namespace
+
+ForwardResult forward(const ForwardOptions& o) {
+    Prepared p = prepare(o);
+    ForwardResult& r = p.r;
+    const std::size_t seq = r.hidden.shape(0), width = r.hidden.shape(1);
+    xt::xtensor<float, 3> x({1, seq, width});
+    std::copy(r.hidden.begin(), r.hidden.end(), x.begin());
+    AttentionResult a = self_attention(x, *p.weights, p.ao);
+    xt::xtensor<float, 2> output({seq, width});
+    std::copy(a.output.begin(), a.output.end(), output.begin());
+    set_output(r, output);
     if (o.return_attention) {
         r.attention = xt::xtensor<float, 3>({o.heads, seq, seq});
         std::copy(a.weights.begin(), a.weights.end(), r.attention.begin());
     } else {
         r.attention = xt::xtensor<float, 3>({0, 0, 0});
     }
+    return r;
+}
+
+xt::xtensor<float, 2> forward_heads(const ForwardOptions& o, std::size_t head_begin, std::size_t head_end) {
+    Prepared p = prepare(o);
+    const std::size_t seq = p.r.hidden.shape(0), width = p.r.hidden.shape(1);
+    return attention_context(p.r.hidden.data(), seq, width, *p.weights, p.ao, head_begin, head_end);
+}
+
+ForwardResult forward_combine(const ForwardOptions& o, const xt::xtensor<float, 2>& context) {
+    Prepared p = prepare(o);
+    ForwardResult& r = p.r;
+    const std::size_t seq = r.hidden.shape(0), width = r.hidden.shape(1);
+    if (context.shape(0) != seq || context.shape(1) != width)
+        throw InvalidArgument("bad_context",
+                              "the heads' output must be " + str(seq) + " × " + str(width) +
+                                  " (one row per token, the model width), got " + str(context.shape(0)) + " × " +
+                                  str(context.shape(1)),
+                              {{"rows", str(seq)}, {"cols", str(width)}});
+    for (float v : context)
+        if (!std::isfinite(v))
+            throw InvalidArgument("non_finite_value", "the heads' output has a NaN or infinite value; "
+                                                      "every value must be a finite number");
+    set_output(r, attention_output(context, *p.weights));
+    r.attention = xt::xtensor<float, 3>({0, 0, 0});
     return r;
 }
 

@@ -35,6 +35,44 @@ val forward_js(val options) {
     return guarded([&] { return forward_result(forward(forward_options(Options(options, "forward", kForwardKeys)))); });
 }
 
+// forward's heads computed apart (a Worker's share) and put together again.
+val forward_heads_js(val options) {
+    return guarded([&] {
+        std::set<std::string> keys = kForwardKeys;
+        keys.insert({"headFrom", "headTo"});
+        Options in(options, "forwardHeads", keys);
+        if (!in.has("headFrom") || !in.has("headTo"))
+            throw InvalidArgument("bad_head_range", "forwardHeads needs headFrom and headTo (heads headFrom to "
+                                                    "headTo - 1 are computed), e.g. headFrom: 0, headTo: 6");
+        const ForwardOptions o = forward_options(in);
+        val out = val::object();
+        out.set("context", matrix(forward_heads(o, in.whole("headFrom", 0), in.whole("headTo", 0))));
+        return out;
+    });
+}
+
+val forward_combine_js(val options) {
+    return guarded([&] {
+        std::set<std::string> keys = kForwardKeys;
+        keys.insert("context");
+        Options in(options, "forwardCombine", keys);
+        if (!in.has("context"))
+            throw InvalidArgument("bad_context", "forwardCombine needs context: every head's output side by side "
+                                                 "({shape: [S, width], data})");
+        const std::vector<std::vector<double>> rows = in.rows("context");
+        const std::size_t cols = rows.empty() ? 0 : rows[0].size();
+        xt::xtensor<float, 2> context({rows.size(), cols});
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+            if (rows[r].size() != cols)
+                throw InvalidArgument("bad_context", "every row of context must have " + std::to_string(cols) +
+                                                         " values; row " + std::to_string(r) + " has " +
+                                                         std::to_string(rows[r].size()));
+            for (std::size_t c = 0; c < cols; ++c) context(r, c) = static_cast<float>(rows[r][c]);
+        }
+        return forward_result(forward_combine(forward_options(in), context));
+    });
+}
+
 val tokenize_js(val text) {
     return guarded([&] {
         if (!text.isString())
@@ -232,6 +270,8 @@ val limits_js() {
 EMSCRIPTEN_BINDINGS(poslab) {
     using namespace poslab::wasm;
     emscripten::function("raw_forward", &forward_js);
+    emscripten::function("raw_forwardHeads", &forward_heads_js);
+    emscripten::function("raw_forwardCombine", &forward_combine_js);
     emscripten::function("raw_tokenize", &tokenize_js);
     emscripten::function("raw_encoding", &encoding_js);
     emscripten::function("raw_permutationCheck", &permutation_check_js);

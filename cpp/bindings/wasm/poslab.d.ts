@@ -502,6 +502,21 @@ export interface PositionLab extends PositionLabTraining, PositionLabBench, Posi
    */
   tokenize(text: string): string[];
   forward(options: ForwardOptions): ForwardResult;
+  /**
+   * forward's attention for heads `headFrom` … `headTo - 1` only: `context` is
+   * [S, n·d_head] (n = headTo − headFrom), each head's softmax(q·kᵀ/√d_head)·v
+   * side by side, before the output projection. One share of a forward spread
+   * over Workers (web/js/core/attention-split.js). Throws 'bad_head_range'
+   * unless 0 ≤ headFrom < headTo ≤ heads; otherwise as forward.
+   */
+  forwardHeads(options: ForwardOptions & { headFrom: number; headTo: number }): { context: Matrix };
+  /**
+   * Finishes a forward whose heads were computed apart: `context` is every
+   * head's forwardHeads output side by side ([S, width]). The result equals
+   * forward's with returnAttention false, bit for bit (attention is null).
+   * Throws 'bad_context' for a context of another shape.
+   */
+  forwardCombine(options: ForwardOptions & { context: Matrix | number[][] }): ForwardResult;
   /** `wavelengths` ([D/2], 2π·base^{2i/D} positions per pair) for sinusoidal. */
   encoding(options: EncodingOptions): { encoding: Matrix; wavelengths?: Matrix };
   permutationCheck(options: PermutationCheckOptions): PermutationCheckResult;

@@ -44,6 +44,23 @@ struct AttentionResult {
 AttentionResult self_attention(const xt::xtensor<float, 3>& x, const AttentionWeights& weights,
                                const AttentionOptions& options);
 
+// The two halves of self_attention for one sequence (batch 1), so that its
+// heads can be computed apart (in several Workers) and put together again
+// with the same bits as one call:
+// attention_context gives heads [head_begin, head_end)'s context, [S, n·d_head]
+// with n = head_end - head_begin: each head's softmax(q·kᵀ/√d_head + bias)·v,
+// side by side, before the output projection. Its projections take only those
+// heads' columns of W^Q, W^K, W^V (each output element is the same sum, in the
+// same order, as in the full product). weights_out, when given, receives the
+// [n, S, S] softmax weights.
+// attention_output gives context · W^O ([S, D]; a copy for identity weights).
+// self_attention is attention_context over all heads, then attention_output.
+// Both check as self_attention does, and head_begin < head_end <= heads.
+xt::xtensor<float, 2> attention_context(const float* x, std::size_t seq, std::size_t width,
+                                        const AttentionWeights& weights, const AttentionOptions& options,
+                                        std::size_t head_begin, std::size_t head_end, float* weights_out = nullptr);
+xt::xtensor<float, 2> attention_output(const xt::xtensor<float, 2>& context, const AttentionWeights& weights);
+
 // [S, S]: 0 where j <= i, -inf where j > i.
 xt::xtensor<float, 2> causal_mask(std::size_t length);
 

@@ -53,6 +53,17 @@ struct ForwardResult {
 void validate(const ForwardOptions& options);
 ForwardResult forward(const ForwardOptions& options);
 
+// forward in two halves, so that its heads can be computed apart (the page
+// spreads them over Workers) and put together with the same bits as forward:
+// forward_heads gives heads [head_begin, head_end)'s attention output before
+// the output projection, [S, n·d_head] (n = head_end - head_begin);
+// forward_combine takes all heads' outputs side by side ([S, width]) and
+// finishes the pass: the output projection, outputMean, and the input,
+// positional and hidden of forward. It never returns attention weights.
+// Both check the options as forward does.
+xt::xtensor<float, 2> forward_heads(const ForwardOptions& options, std::size_t head_begin, std::size_t head_end);
+ForwardResult forward_combine(const ForwardOptions& options, const xt::xtensor<float, 2>& context);
+
 // forward keeps the random projections of the last kWeightsCacheSize
 // (weights kind, width, seed) it used, per thread (least recently used goes
 // first). For tests and benchmarks: empty this thread's cache, and count how

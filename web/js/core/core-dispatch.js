@@ -6,7 +6,7 @@
 // (e.g. a 2048 × 768 table) need not cross to the page whole.
 
 const METHODS = new Set([
-  'tokenize', 'forward', 'encoding', 'permutationCheck', 'attentionSteps', 'ropeCheck', 'shiftMatrix', 'similarity', 'alibiSlopes', 'alibiBias', 'ropeRotate', 'ropeAngleMap',
+  'tokenize', 'forward', 'forwardHeads', 'forwardCombine', 'encoding', 'permutationCheck', 'attentionSteps', 'ropeCheck', 'shiftMatrix', 'similarity', 'alibiSlopes', 'alibiBias', 'ropeRotate', 'ropeAngleMap',
   // grading: the same rules as poslab grade
   'checkAttempt', 'unlockedHints', 'attemptStatus', 'gradeExercise', 'gradeSubmission', 'gradeSubmissionBytes', 'codeAttempts', 'gradeCsv', 'csvTable', 'displayText', 'variant', 'contentHash', 'callCore', 'codeRun',
 ]);

@@ -18,6 +18,8 @@ import { filePicker } from '../file-picker.js';
 import { tableViews } from './table-views.js';
 import { openTableFile, tableSummary, trainedTable } from '../core/table-client.js';
 import { TRAIN_TABLE } from '../core/table-read.js';
+import { attentionWorkerCount, parseWorkerCount, splitForward } from '../core/attention-split.js';
+import { attentionCores } from '../core/attention-pool.js';
 
 // The table chosen last, kept across re-renders (a language switch) of the page.
 const chosen = { source: 'trained', file: null, tensor: '', result: null };
@@ -43,13 +45,18 @@ export function mount(el, block, ctx) {
   const plotsDetails = h('details', { class: 'wall-plots-details' }, h('summary', {}, t('wall.plots_one_by_one')), plots);
   // Attention at GPT-2 small's shape over the whole sequence 0…pos: the
   // learned table fails past 1024 tokens, the others carry on. Heavy (up to
-  // 2048 × 768, 12 heads): it runs in the core's Worker, one scheme at a time,
-  // with its progress shown, and only when the slider is released.
+  // 2048 × 768, 12 heads): it runs in Workers, one scheme at a time, with its
+  // progress shown, and only when the slider is released. Each scheme's
+  // heads are spread over navigator.hardwareConcurrency Workers
+  // (core/attention-split.js; workers=N in the link fixes the count), with
+  // the numbers of one Worker, bit for bit.
   const runButton = h('button', { type: 'button', class: 'secondary gpt2-run' }, t('wall.gpt2_run'));
   const gpt2Status = h('p', { class: 'gpt2-status', role: 'status', 'aria-live': 'polite' });
   const gpt2Progress = h('progress', { class: 'gpt2-progress', max: 3, value: 0, hidden: true, 'aria-label': t('wall.gpt2_title') });
   const gpt2Out = h('div', { class: 'gpt2-out table-scroll', tabindex: '0' });
-  const gpt2 = h('section', { class: 'panel gpt2-attention', 'aria-busy': 'false' }, h('h3', { class: 'sub-title' }, t('wall.gpt2_title')), h('p', { class: 'muted' }, t('wall.gpt2_intro')), runButton, gpt2Progress, gpt2Status, gpt2Out);
+  const workersAsked = parseWorkerCount(ctx.getUrl('workers'));
+  const workersNote = workersAsked.error ? h('p', { class: 'core-error gpt2-workers-error', role: 'alert' }, t('wall.bad_workers', workersAsked.error.params)) : null;
+  const gpt2 = h('section', { class: 'panel gpt2-attention', 'aria-busy': 'false' }, h('h3', { class: 'sub-title' }, t('wall.gpt2_title')), h('p', { class: 'muted' }, t('wall.gpt2_intro')), workersNote, runButton, gpt2Progress, gpt2Status, gpt2Out);
   // The position table section.
   // A button in the page's language opens the hidden file input (file-picker.js).
   const { button: fileButton, input: fileInput } = filePicker({ id: `${block.id}-file`, label: t('table.open'), accept: '.safetensors,.npy' });
@@ -136,15 +143,18 @@ export function mount(el, block, ctx) {
     const tokens = Array.from({ length: S }, (_, i) => sentence[i % sentence.length]);
     const schemes = ['learned', 'sinusoidal', 'rope'];
     const rowsOut = [];
+    const hardware = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency : 1;
+    const cores = await attentionCores(ctx.core, attentionWorkerCount({ requested: workersAsked.count ?? null, hardware, heads: 12 }));
+    if (mine !== gpt2Ticket) return;
     gpt2.setAttribute('aria-busy', 'true');
     gpt2Progress.hidden = false;
     for (const [i, pe] of schemes.entries()) {
       if (mine !== gpt2Ticket) return; // the slider moved on: that run is dropped
       gpt2Progress.value = i;
-      gpt2Status.textContent = t('wall.gpt2_computing', { scheme: t(`wall.${pe}`), i: i + 1, n: schemes.length, S });
+      gpt2Status.textContent = t(cores.length > 1 ? 'wall.gpt2_computing_workers' : 'wall.gpt2_computing', { scheme: t(`wall.${pe}`), i: i + 1, n: schemes.length, S, workers: cores.length });
       const started = performance.now();
       try {
-        const r = await ctx.core.call('forward', { tokens, pe, dModel: D, heads: 12, weights: 'random', seed: lab.seed, maxPositions: fileTable()?.rows ?? rows, returnAttention: false }, { path: 'output', columns: [0, 1, 2, 3] });
+        const r = await splitForward(cores, { tokens, pe, dModel: D, heads: 12, weights: 'random', seed: lab.seed, maxPositions: fileTable()?.rows ?? rows, returnAttention: false }, { path: 'output', columns: [0, 1, 2, 3] });
         const last = Array.from(r.output.data.slice((S - 1) * 4, S * 4));
         rowsOut.push({ pe, ok: true, ms: performance.now() - started, last });
       } catch (e) {
@@ -157,6 +167,7 @@ export function mount(el, block, ctx) {
     gpt2.setAttribute('aria-busy', 'false');
     gpt2Status.textContent = t('wall.gpt2_done', { S });
     gpt2.dataset.shownS = String(S);
+    gpt2.dataset.workers = String(cores.length);
     const failedText = (r) => (pastTable(r) ? t('wall.gpt2_failed_bar', { rows }) : t('wall.gpt2_failed'));
     gpt2Out.replaceChildren(
       h('figure', { class: 'gpt2-figure' }, h('figcaption', {}, t('wall.gpt2_bars_caption', { S, last: S - 1 })), outputBars(rowsOut, { S, label: (pe) => t(`wall.short_${pe}`), failedText, id: block.id })),
@@ -172,7 +183,8 @@ export function mount(el, block, ctx) {
           ...rowsOut.map((r) =>
             h(
               'tr',
-              { 'data-scheme': r.pe, 'data-ok': String(r.ok) },
+              // data-last: the four values exactly (shortest round-trip text), for the tests.
+              { 'data-scheme': r.pe, 'data-ok': String(r.ok), 'data-last': r.ok ? r.last.join(' ') : '' },
               h('th', { scope: 'row' }, t(`wall.${r.pe}`)),
               h('td', {}, r.ok ? String(Math.round(r.ms)) : '—'),
               h('td', {}, r.ok ? r.last.map((v) => fmt(v, 3)).join(', ') : pastTable(r) ? t('wall.gpt2_failed_table', { rows }) : t('wall.gpt2_failed')),
