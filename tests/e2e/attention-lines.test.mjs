@@ -91,7 +91,11 @@ test('causal mask: no line runs to a later token; the head picker shows one head
   assert.ok(got.every((l) => l.k <= l.q), 'every line runs to the same token or an earlier one');
   assert.deepEqual([...new Set(got.map((l) => l.head))].sort(), [0, 1]);
   await page.locator('.w-attention-lines button[data-head="1"]').click();
-  await page.waitForFunction(() => [...document.querySelectorAll('.w-attention-lines path.att-line')].every((p) => p.dataset.head === '1'));
+  // Not vacuous: a redraw that has emptied the lines must not pass for "head 2 only".
+  await page.waitForFunction(() => {
+    const ls = [...document.querySelectorAll('.w-attention-lines path.att-line')];
+    return ls.length > 0 && ls.every((p) => p.dataset.head === '1');
+  });
   assert.equal(await page.locator('.w-attention-lines button[data-head="1"]').getAttribute('aria-pressed'), 'true');
   await context.close();
 });

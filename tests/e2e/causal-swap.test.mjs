@@ -6,7 +6,7 @@
 // recomputed here by the core under Node for the swapped sentence.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startLab, openPage, gotoReady, urlFor, nodeCore, axeViolations, openGate } from './helpers.mjs';
+import { startLab, openPage, gotoReady, urlFor, nodeCore, axeViolations, openGate, nextFrames } from './helpers.mjs';
 
 let lab;
 let core;
@@ -73,7 +73,6 @@ test('swap before token 5 leaves its arcs and output; a swap across it changes t
   for (const c of cases) {
     await page.locator('.swap-buttons button', { hasText: c.button }).click();
     await page.waitForFunction((kind) => document.querySelector('.swap-readout')?.dataset.kind === kind, c.kind);
-    await page.waitForTimeout(800);
     // Independently: the swapped sentence through the core; token 5 stays at position 5 in both swaps.
     const swapped = tokens.slice();
     [swapped[c.a], swapped[c.b]] = [swapped[c.b], swapped[c.a]];
@@ -82,6 +81,18 @@ test('swap before token 5 leaves its arcs and output; a swap across it changes t
     // Token 5's weight on each token, by the token (where it stands after the swap).
     const S = tokens.length;
     const at = (tok) => (tok === c.a ? c.b : tok === c.b ? c.a : tok);
+    // The readout is written at once, the arcs after the swap a frame later
+    // (widgets/swaps.js): wait for every arc at its token's new place (the
+    // arrangement before this swap, or the frame drawn before the slide, has
+    // them elsewhere), and for both swapped labels to have slid.
+    await page.waitForFunction(
+      (want) => {
+        const arcs = [...document.querySelectorAll('.swap-arc')];
+        return arcs.length === want.length && arcs.every((p) => Number(p.dataset.keyPos) === want[Number(p.dataset.key)]);
+      },
+      tokens.map((_, tok) => at(tok) + 1),
+    );
+    await page.waitForFunction((ab) => ab.every((t) => window.__slid.has(t)), [String(c.a), String(c.b)]);
     const wAfter = tokens.map((_, tok) => r1.attention.data[i * S + at(tok)]);
     const wBefore = tokens.map((_, tok) => r0.attention.data[i * S + tok]);
     const changed = outGap > 1e-6;
@@ -127,7 +138,10 @@ test('prefers-reduced-motion: the swap is drawn at once, nothing slides, and the
   });
   await page.locator('.swap-buttons button').first().click();
   await page.waitForFunction(() => document.querySelector('.swap-readout')?.dataset.kind === 'before');
-  await page.waitForTimeout(800);
+  // The swap is drawn (both labels in their new places: 1 ↔ 3), then a few
+  // more frames for any transition the swap started to show up.
+  await page.waitForFunction(() => [...document.querySelectorAll('.swap-label.swapped')].map((g) => g.dataset.pos).join() === '3,1');
+  await nextFrames(page, 3);
   assert.equal(await page.evaluate(() => window.__moving), 0);
   assert.equal(await page.locator('.swap-readout').getAttribute('data-changed'), 'false');
   assert.match(await page.locator('.swap-readout').textContent(), /Positions 1 and 3 are both before token 5/);

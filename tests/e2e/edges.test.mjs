@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startLab, openPage, urlFor, gotoReady, axeViolations, root, artifacts, openGate } from './helpers.mjs';
+import { startLab, openPage, urlFor, gotoReady, axeViolations, root, artifacts, openGate, settled } from './helpers.mjs';
 
 let lab;
 before(async () => {
@@ -143,6 +143,8 @@ for (const lang of ['ja', 'en']) {
     await page.keyboard.type('7');
     await page.keyboard.press('Tab');
     await page.waitForSelector('.core-error', { timeout: 30000 });
+    // Every widget's redraw for D = 7 has landed (not only the first to show its error).
+    await settled(page);
     const errors = (await page.locator('.core-error').allInnerTexts()).join('\n');
     assert.doesNotMatch(errors, /dModel/);
     assert.match(errors, lang === 'ja' ? /次元 D/ : /width D/i);
@@ -161,12 +163,15 @@ for (const [width, height] of [
       const words = Array.from({ length: 39 }, (_, i) => `word${i}`).join(' ') + '.';
       await typeSentence(page, words);
       await page.waitForFunction(() => document.querySelectorAll('[data-widget] .chip').length === 40, null, { timeout: 30000 });
-      await page.waitForSelector('.diff-grid');
+      // The 6-token sentence's grid is on the page already: wait for every redraw of the new one.
+      await settled(page);
+      await page.waitForFunction(() => document.querySelectorAll('.diff-grid .diff-cell').length === 40 * 40);
       const sizes = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: innerWidth }));
       assert.ok(sizes.scroll <= sizes.inner, `the page is ${sizes.scroll} px wide at ${sizes.inner}`);
       await page.screenshot({ path: join(artifacts, `edges-${lang}-${width}-40-tokens.png`) });
       await typeSentence(page, '');
       await page.waitForSelector('.core-error[data-code="empty_text"]', { timeout: 30000 });
+      await settled(page);
       const after = await page.evaluate(() => ({
         order: document.querySelector('.order-line')?.textContent ?? '',
         chips: document.querySelectorAll('[data-widget] .chip').length,

@@ -162,9 +162,25 @@ async function choose(frame, id, option) {
 
 // What the course page's embed.js passed on: [{frame, origin, statement}].
 const statements = (page) => page.evaluate(() => PositionLabEmbed.statements.map((d) => ({ frame: d.iframe.id, origin: d.origin, statement: d.statement })));
+// Exactly n (not "at least n": one statement too many is a failure, said with the count).
 async function waitStatements(page, n) {
-  await page.waitForFunction((n) => window.PositionLabEmbed?.statements.length >= n, n, { timeout: 15000 });
+  try {
+    await page.waitForFunction((n) => window.PositionLabEmbed?.statements.length === n, n, { timeout: 15000 });
+  } catch (e) {
+    const got = await page.evaluate(() => window.PositionLabEmbed?.statements.length);
+    throw new Error(`waited for ${n} statements, the course page has ${got}: ${e.message}`);
+  }
   return statements(page);
+}
+
+// A message the lab frame posts to its parent now: the page receives it
+// after everything the lab posted before it (one sender, one receiver, in
+// order), so once it is in, a message the lab did not post will not come.
+async function labFlushed(page, frame) {
+  const id = `e2e-marker-${Math.random().toString(36).slice(2)}`;
+  await frame.evaluate((id) => parent.postMessage({ subject: id }, '*'), id);
+  await page.waitForFunction((id) => window.received.some((m) => m.data?.subject === id), id);
+  return id;
 }
 
 const exerciseNamed = (id) => exercises.find((e) => e.id === id);
@@ -320,7 +336,8 @@ test('the course page embeds two real exercises: no site chrome, heights from bo
   await settled(page, wall, 'lab-wall-1024');
 
   // Nothing more came (one completed per exercise), and the example page lists them all.
-  await page.waitForTimeout(300);
+  await labFlushed(page, hand);
+  await labFlushed(page, wall);
   assert.equal((await statements(page)).length, 10 + 3);
   assert.equal(await page.locator('#statements tr').count(), 13);
   assert.equal(await page.locator('#count').textContent(), '13');
@@ -374,10 +391,10 @@ test("the course page ignores look-alike messages from a third origin C", { time
   await posted('fake-lab');
   await inWall.evaluate(() => window.sendAgain());
   // The messages did reach the page (so not hearing them is embed.js's doing) …
-  await page.waitForFunction((c) => window.received.filter((m) => m.origin === c).length >= 12, C.origin);
+  // (4 from each of the three frames, and the 4 sent again: exactly 16) …
+  await page.waitForFunction((c) => window.received.filter((m) => m.origin === c).length === 16, C.origin);
   // … and the two frames that count as labs were refused for their origin: 4 + 4 + 4 messages.
-  await page.waitForFunction((c) => PositionLabEmbed.ignored.filter((x) => x.reason === 'origin' && x.origin === c).length >= 12, C.origin);
-  await page.waitForTimeout(200);
+  await page.waitForFunction((c) => PositionLabEmbed.ignored.filter((x) => x.reason === 'origin' && x.origin === c).length === 12, C.origin);
   const after = await page.evaluate(() => ({
     statements: PositionLabEmbed.statements.map((d) => d.statement.object.id),
     rows: document.querySelectorAll('#statements tr').length,
@@ -427,18 +444,29 @@ test('the lab takes messages only from its parent at parentOrigin: a frame from 
     throw new Error('the lab never went quiet');
   };
   const before = await quiet();
+  // A listener of the test's own in the lab, added after the bridge's: once
+  // it has seen C's five messages, the bridge has handled each of them.
+  await hand.evaluate((c) => {
+    window.__fromC = 0;
+    addEventListener('message', (e) => {
+      if (e.origin === c) window.__fromC += 1;
+    });
+  }, C.origin);
   // C says ready, hello, resizePrepared, resize and a learner id to the lab window.
   await talker.evaluate(() => window.talk());
-  await page.waitForTimeout(800);
-  assert.equal((await kindsFrom(page, B.origin)).length, before, 'the lab answered nothing to C');
+  await hand.waitForFunction(() => window.__fromC === 5);
+  // Anything the lab posted while handling them reaches the page before this marker.
+  const marker = await labFlushed(page, hand);
+  assert.deepEqual((await kindsFrom(page, B.origin)).slice(before), [marker], 'the lab answered nothing to C');
   // No learner id was taken from C: an answer is checked but reported to nobody.
   assert.match(await answer(hand, 'dots-a', ['1', '0']), /correct/);
-  await page.waitForTimeout(500);
+  await labFlushed(page, hand);
   assert.equal(await page.evaluate(() => PositionLabEmbed.statements.length), 0);
   // The same messages from the parent at A are answered: resizePrepared → resize.
   const before2 = await quiet();
   await page.evaluate((b) => document.getElementById('lab-hand-calc').contentWindow.postMessage({ context: 'h5p', action: 'resizePrepared' }, b), B.origin);
-  await page.waitForFunction((n) => window.received.length > n, before2);
+  // A new message from the lab's origin (every origin's count was already above before2).
+  await page.waitForFunction(([b, n]) => window.received.filter((m) => m.origin === b).length > n, [B.origin, before2]);
   assert.deepEqual((await kindsFrom(page, B.origin)).slice(before2), ['h5p:resize']);
   // And the learner id from A is taken: the lab re-renders for bob, whose answers are reported.
   await hand.evaluate(() => document.querySelector('article.exercise').setAttribute('data-old', ''));
@@ -466,14 +494,18 @@ test('a lab told parentOrigin=A but framed by a course page on C sends nothing t
   // C's embed.js said ready and now sends a learner id; the lab answers neither.
   await page.evaluate(() => PositionLabEmbed.setLearner(document.getElementById('lab-hand-calc'), 'mallory'));
   assert.match(await answer(hand, 'dots-b', ['0', '1']), /correct/);
-  await page.waitForTimeout(800);
-  assert.deepEqual(await kindsFrom(page, B.origin), [], 'no message from the lab reached C');
+  // The lab posted (to A) before the feedback showed; the test's marker, to
+  // any origin, comes after all of it: only the marker may have reached C.
+  const marker = await labFlushed(page, hand);
+  assert.deepEqual(await kindsFrom(page, B.origin), [marker], 'no message from the lab reached C');
   assert.equal(await page.evaluate(() => PositionLabEmbed.statements.length), 0);
   assert.equal(await page.locator('#count').textContent(), '0');
   assert.equal(await frameHeight(page, 'lab-hand-calc'), '');
-  // The lab did post, to A: Chromium refused to deliver each message to C and said so.
-  const refused = log.filter((e) => e.includes("Failed to execute 'postMessage'") && e.includes(A.origin) && e.includes(C.origin));
-  assert.ok(refused.length >= 3, `the lab's posts to A were refused at C: ${log.join(' | ')}`);
+  // The lab did post, to A: Chromium refused to deliver each message to C and said so
+  // (the log comes over the CDP session: wait for it, not for a time).
+  const refused = () => log.filter((e) => e.includes("Failed to execute 'postMessage'") && e.includes(A.origin) && e.includes(C.origin));
+  for (let i = 0; i < 600 && refused().length < 3; i++) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(refused().length >= 3, `the lab's posts to A were refused at C: ${log.join(' | ')}`);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -498,6 +530,8 @@ test('hide= trims named controls inside the embedded lab, and stays as the stude
   assert.equal(new URLSearchParams(new URL(lab.url()).hash.slice(1)).get('hide'), 'seed');
   assert.equal(await lab.locator('#ctl-seed').count(), 0);
   assert.equal(await lab.locator('#site-header').isVisible(), false);
+  // The widgets' redraw for the new sentence (started in the submit's event) has landed.
+  await lab.waitForSelector('#main > [data-ready="true"]:not([data-busy])');
   await settled(page, lab, 'lab-reorder');
   assert.deepEqual(errors, []);
   await context.close();

@@ -167,9 +167,13 @@ test('messages from a third origin are ignored by the course page', { timeout: 6
   const inLab = await sentFrom('lab-hand-calc');
   await sentFrom('intruder');
   // The navigated lab frame's messages were seen and refused for their origin.
-  await page.waitForFunction((c) => PositionLabEmbed.ignored.filter((x) => x.reason === 'origin' && x.origin === c).length >= 4, C.origin);
+  // The navigated lab frame's four messages were refused for their origin
+  // (the #intruder frame is no lab: embed.js passes over it without a note).
+  const refusedFromC = (n) => page.waitForFunction(([c, n]) => PositionLabEmbed.ignored.filter((x) => x.reason === 'origin' && x.origin === c).length === n, [C.origin, n]);
+  await refusedFromC(4);
   await inLab.evaluate(() => window.sendAgain());
-  await page.waitForTimeout(200);
+  // Its four messages again, all handled (and refused) before what follows is read.
+  await refusedFromC(8);
   const after = await page.evaluate(() => ({
     statements: PositionLabEmbed.statements.map((d) => d.statement.object.id),
     rows: document.querySelectorAll('#statements tr').length,
@@ -198,8 +202,16 @@ test('the lab posts only to parentOrigin, and accepts nothing from another origi
   const sent = await lab.evaluate(() => fixture.bridge.sent.map((m) => m.action ?? m.subject));
   assert.ok(sent.includes('xAPI') && sent.includes('lti.frameResize'), 'the lab did post, to A');
   // C's embed.js said 'ready' and now sends a learner id: the lab takes neither.
+  // A listener of the test's own, added after the bridge's: once it has seen
+  // the learner message, the bridge has handled (and refused) it.
+  await lab.evaluate(() => {
+    window.__learnerMessages = 0;
+    addEventListener('message', (e) => {
+      if (e.data?.action === 'learner') window.__learnerMessages += 1;
+    });
+  });
   await page.evaluate(() => PositionLabEmbed.setLearner(document.getElementById('lab-alibi'), 'mallory'));
-  await page.waitForTimeout(300);
+  await lab.waitForFunction(() => window.__learnerMessages === 1);
   assert.deepEqual(await lab.evaluate(() => fixture.fromHost), []);
   assert.equal(await lab.evaluate(() => fixture.bridge.friendly), false);
   // And C received nothing: no statement, no height.

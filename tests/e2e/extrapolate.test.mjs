@@ -152,6 +152,16 @@ for (const mode of ['http', 'file']) {
 
 test('a language switch while training keeps the run going; leaving the exercise cancels it', { timeout: 60000 }, async () => {
   const { page, context, problems } = await openPage(lab, 'http');
+  // The cancel the page sends its training Worker, counted (the page cancels a
+  // run nobody sees at the run's next progress message: a moment after leaving).
+  await page.addInitScript(() => {
+    window.__trainCancels = 0;
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (message, ...rest) {
+      if (message?.type === 'cancel') window.__trainCancels++;
+      return post.call(this, message, ...rest);
+    };
+  });
   await gotoReady(page, urlFor(lab, 'http', { ex: 'train-short-test-long', extra: '&seeds=1' }));
   const stepsDone = () => page.getAttribute(`${W} [role="progressbar"]`, 'data-steps-done').then(Number);
   await page.click(`${W} .train-button`);
@@ -167,7 +177,7 @@ test('a language switch while training keeps the run going; leaving the exercise
   assert.equal(await page.locator(`${W} .train-button`).isDisabled(), true);
   // Away and back: nobody was left to see the run, so it was cancelled.
   await gotoReady(page, urlFor(lab, 'http', { ex: 'rope', lang: 'en' }));
-  await page.waitForTimeout(500);
+  await page.waitForFunction(() => window.__trainCancels === 1);
   await gotoReady(page, urlFor(lab, 'http', { ex: 'train-short-test-long', lang: 'en' }));
   await page.waitForSelector(`${W}[data-status="cancelled"]`, { timeout: 5000 });
   const b = await stepsDone();

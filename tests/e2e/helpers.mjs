@@ -163,6 +163,16 @@ export async function tableNumbers(locator) {
   return locator.evaluate((table) => [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.textContent))));
 }
 
+// Resolves after the page has drawn n more frames: for a negative check
+// ("nothing moves") that follows a positive signal that the page already
+// handled the action, never as "enough time for the page to update".
+export async function nextFrames(page, n = 2) {
+  await page.evaluate((k) => new Promise((done) => {
+    const step = (left) => (left ? requestAnimationFrame(() => step(left - 1)) : done());
+    step(k);
+  }), n);
+}
+
 // TeX markers a student must never see: x_1, x_{12}, ^{…}, \command.
 export const RAW_TEX = /[A-Za-z0-9)]_[A-Za-z0-9{]|\^\{|\\[A-Za-z]+/;
 

@@ -8,7 +8,7 @@
 // with Tab from the top of the page and changed with keys.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startLab, openPage, urlFor, gotoReady, nodeCore, tableNumbers, round3, openGate } from './helpers.mjs';
+import { startLab, openPage, urlFor, gotoReady, nodeCore, tableNumbers, round3, openGate, settled } from './helpers.mjs';
 
 let lab;
 let core;
@@ -74,6 +74,8 @@ test('exercise 4: position information none ⇄ sinusoidal by keyboard updates t
   await tabTo(page, 'ctl-pe');
   await page.keyboard.press('ArrowDown');
   await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.value) > 1e-3, readout);
+  // The readout is one widget of the redraw: every other one's has landed too.
+  await settled(page);
   await page.waitForFunction(() => /pe=sinusoidal/.test(location.hash));
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'ctl-pe', 'the select keeps the focus');
   assert.deepEqual(await kept(page), Object.fromEntries(Object.keys(before0).map((k) => [k, true])), 'the same elements, updated');
@@ -92,6 +94,7 @@ test('exercise 4: position information none ⇄ sinusoidal by keyboard updates t
   // And back: the same elements, the orders agree again.
   await page.keyboard.press('ArrowUp');
   await page.waitForFunction((s) => Number(document.querySelector(s)?.dataset.value) < 1e-4, readout);
+  await settled(page);
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'ctl-pe');
   assert.deepEqual(await kept(page), Object.fromEntries(Object.keys(before0).map((k) => [k, true])));
   check = core.permutationCheck({ text: SENTENCE, pe: 'none', dModel: 8, seed: 0, permutation: ORDER });
@@ -121,6 +124,7 @@ test('exercise 5: the causal mask by keyboard (Space) greys the same heatmap cel
   await page.keyboard.press('Space');
   const S = core.tokenize(SENTENCE).length;
   await page.waitForFunction((n) => document.querySelectorAll('[data-widget="att"] .hm-cell.masked').length === n, (S * (S - 1)) / 2);
+  await settled(page);
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'ctl-mask', 'the checkbox keeps the focus');
   assert.equal(await page.locator('[data-widget="att"] table.data-table').first().isVisible(), true, 'the open table stays open');
   assert.equal(await page.locator('[data-widget="att"] .heatmap .table-toggle').first().getAttribute('aria-expanded'), 'true');
@@ -150,6 +154,8 @@ test('exercise 8: the ALiBi length slider (→) redraws only the distance part, 
   await tabTo(page, 'al-length');
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction(() => document.querySelector('.alibi-distance')?.textContent.includes('L = 25'));
+  // Every redraw the move started has landed before "the sentence's part was not touched" is read.
+  await settled(page);
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'al-length');
   assert.deepEqual(await kept(page), { distance: true, plot: true, plotToggle: true, biasFigure: true, sentenceCell: true });
   assert.equal(await page.evaluate(() => window.__sentenceChanges), 0);

@@ -37,6 +37,9 @@ test('the start page is interactive while KaTeX is still on its way; the exercis
   await page.getByRole('link', { name: /./ }).first().waitFor();
   // …and it is asked for once the first screen is up, not later when a formula is needed.
   await page.waitForFunction(() => document.querySelector('script[src="katex/katex.min.js"]'), null, { timeout: 10000 });
+  // The request leaves a moment after the <script> is in the page, and its route
+  // handler runs here in Node after that: wait for it (bounded), do not read it at once.
+  for (let i = 0; i < 400 && !asked; i++) await new Promise((r) => setTimeout(r, 25));
   assert.ok(asked, 'katex.min.js requested after the start page was ready');
   release();
   await page.waitForFunction(() => typeof window.katex === 'object', null, { timeout: 30000 });

@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startLab, openPage, urlFor, gotoReady, nodeCore, tableNumbers, round3, artifacts, openGate } from './helpers.mjs';
+import { startLab, openPage, urlFor, gotoReady, nodeCore, tableNumbers, round3, artifacts, openGate, settled } from './helpers.mjs';
 
 let lab;
 let core;
@@ -27,6 +27,8 @@ test('causal mask: weights above the diagonal vanish; swaps before token 5 leave
   assert.ok(before.some((r, i) => r.some((v, j) => j > i && v > 0)), 'without the mask, some weight above the diagonal');
   await page.check('#ctl-mask');
   await page.waitForSelector('[data-question="mask-on"].done');
+  // The task's own check is done; the heatmap's redraw has landed too.
+  await settled(page);
   const masked = await heatmapTable(page, '[data-widget="att"]');
   masked.forEach((r, i) => r.forEach((v, j) => j > i && assert.equal(v, 0, `weight (${i}, ${j})`)));
   // Each row still sums to 1 (to rounding): the weights moved onto j <= i.
@@ -210,6 +212,8 @@ test('ALiBi: a head count that does not divide D is shown in place; a good one r
   await page.fill('#ctl-heads', '3');
   await page.keyboard.press('Tab'); // leaving the field commits what was typed
   await page.waitForSelector('[data-widget="al"] .core-error');
+  // Every widget's redraw for 3 heads has landed (the comparison's too).
+  await settled(page);
   assert.match(await page.locator('[data-widget="al"] .core-error').innerText(), /ヘッド数 3 は幅 8 を割り切れません/);
   assert.ok((await page.locator('[data-widget="cmp"] .core-error').count()) >= 1, 'the comparison says so too');
   await page.fill('#ctl-heads', '8');

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, extname } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { root, dist, requireDist, CHROMIUM_ARGS, watchCsp } from './helpers.mjs';
+import { root, dist, requireDist, CHROMIUM_ARGS, watchCsp, TIMEOUT_SCALE } from './helpers.mjs';
 import { buildPackages } from '../../scripts/package.mjs';
 
 const LIMITS = { scorm12: 4096, scorm2004: 64000 };
@@ -278,6 +278,16 @@ async function startLrs() {
   return { url, statements, fetchCount: () => fetched, close: () => new Promise((ok) => srv.close(ok)) };
 }
 
+// Until the LRS holds `n` statements from index `from` on (the LRS is this
+// test's own server: polled, with a bound for a hung page, not a sleep).
+async function lrsHolds(from, n) {
+  const deadline = Date.now() + 20000 * TIMEOUT_SCALE;
+  while (lrs.statements.length - from < n) {
+    if (Date.now() > deadline) throw new Error(`the LRS has ${lrs.statements.length - from} statements, ${n} expected: ${lrs.statements.slice(from).map((s) => s.verb.id.split('/').pop())}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 test('cmi5: token fetched once; initialized, passed (score, mastery), terminated in order, with the cmi5 context, categories and durations', { timeout: 60000 }, async () => {
   const xml = contents.cmi5.get('cmi5.xml').toString('utf8');
   const url = /<au id="urn:position-lab:au:hand-calc"[\s\S]*?<url>([^<]+)<\/url>/.exec(xml)[1].replace(/&amp;/g, '&');
@@ -297,7 +307,7 @@ test('cmi5: token fetched once; initialized, passed (score, mastery), terminated
   // Finish: terminated, then back to the LMS's returnURL.
   await page.click('.lms-finish');
   await page.waitForURL(`${lrs.url}/returned`);
-  for (let i = 0; i < 50 && lrs.statements.length < 4; i++) await new Promise((r) => setTimeout(r, 100));
+  await lrsHolds(0, 4);
   await ctx.close();
   assert.equal(lrs.fetchCount(), 1, 'the fetch URL POSTed once');
   const verbs = lrs.statements.map((s) => s.verb.id.split('/').pop());
@@ -354,7 +364,9 @@ test('cmi5: a wrong answer to the only question fails and completes; the right o
   await choose('equivariance', 'correct');
   // Leaving the page (pagehide) terminates, with keepalive.
   await page.goto('about:blank');
-  for (let i = 0; i < 50 && lrs.statements.length - from < 7; i++) await new Promise((r) => setTimeout(r, 100));
+  // Two answered, then initialized, failed, completed, terminated (pagehide sends
+  // what is left at once, with keepalive: they may land in any order, so the count).
+  await lrsHolds(from, 6);
   await ctx.close();
   const mine = lrs.statements.slice(from);
   const mine5 = mine.filter((s) => !s.verb.id.endsWith('/answered'));
@@ -382,8 +394,8 @@ test('cmi5: a wrong answer to the only question fails and completes; the right o
   await page2.click('[data-question="property-name"] button[type="submit"]');
   await page2.waitForFunction(() => /correct/.test(document.querySelector('[data-question="property-name"] .feedback')?.className ?? ''));
   await page2.click('.lms-finish');
-  for (let i = 0; i < 50 && lrs.statements.length - from2 < 3; i++) await new Promise((r) => setTimeout(r, 100));
-  await new Promise((r) => setTimeout(r, 300));
+  // initialized, answered, passed, terminated (Finish: one at a time, in order).
+  await lrsHolds(from2, 4);
   await ctx2.close();
   // A fresh browser: right at its first attempt (credit 1) passes now; completed was sent, so it is not again.
   assert.deepEqual(lrs.statements.slice(from2).map((s) => s.verb.id.split('/').pop()), ['initialized', 'answered', 'passed', 'terminated']);

@@ -53,7 +53,9 @@ async function setPosition(page, pos) {
   const number = page.locator(`${W} input[type="number"]`);
   await number.fill(String(pos));
   await number.press('Tab'); // leaving the field commits it (change)
-  await page.waitForFunction((p) => document.querySelector('.pos-line')?.textContent.includes(String(p)), pos);
+  // The whole position as the line says it ("位置 2047（…"): a bare "2047" is also in
+  // the line of position 2046 (its token number).
+  await page.waitForFunction((p) => document.querySelector('.pos-line')?.textContent.startsWith(`位置 ${p}（`), pos);
 }
 
 test('file://: an S = 2048 run in a blob: Worker leaves the main thread free; training runs in a Worker too', { timeout: 240000 }, async (t) => {

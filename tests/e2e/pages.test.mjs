@@ -99,6 +99,11 @@ test('URL state: a link sets sentence, scheme, D and seed; the copy-link button 
   await page.selectOption('#ctl-pe', 'sinusoidal');
   await page.waitForFunction(() => location.hash.includes('pe=sinusoidal'));
   await page.click('#copy-link');
+  // The clipboard is written asynchronously: wait for the page to say it is done (or to show the link to copy).
+  await page.waitForFunction(() => {
+    const s = document.querySelector('.copy-status');
+    return !!s && (s.textContent.length > 0 || !!s.querySelector('.link-field'));
+  });
   const copied = await page.evaluate(() => navigator.clipboard.readText().catch(() => document.querySelector('.link-field')?.value));
   assert.match(copied, /ex=add-position/);
   assert.match(copied, /pe=sinusoidal/);

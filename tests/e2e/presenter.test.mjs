@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
-import { startLab, openPage, urlFor, gotoReady, root, artifacts } from './helpers.mjs';
+import { startLab, openPage, urlFor, gotoReady, root, artifacts, nextFrames } from './helpers.mjs';
 
 let lab;
 before(async () => {
@@ -111,7 +111,10 @@ async function pass({ mode, lang, width, height }) {
       const ex = files[step - 1];
       if (step === 7) {
         await page.keyboard.press('a');
-        await page.waitForFunction(() => [...document.querySelectorAll('.present-a')].every((a) => !a.hidden));
+        await page.waitForFunction(() => {
+          const answers = [...document.querySelectorAll('.present-a')];
+          return answers.length > 0 && answers.every((a) => !a.hidden);
+        });
       }
       const m = await measure(page);
       const where = `${mode} ${lang} ${width}×${height} step ${step}`;
@@ -145,7 +148,9 @@ async function pass({ mode, lang, width, height }) {
         await tabTo(page, '.present-visual details.reveal > summary');
         await page.keyboard.press('Enter');
         await page.waitForSelector('.present-visual details.reveal[open] .heatmap');
-        await page.waitForTimeout(300); // the refit after the visual grew
+        // The refit after the visual grew: a ResizeObserver's (presenter.js),
+        // delivered in the frame that laid the open result out; a few frames on, it has run.
+        await nextFrames(page, 3);
         await page.screenshot({ path: join(artifacts, `presenter-${mode}-${lang}-${width}-3-open.png`) });
         const m2 = await measure(page);
         assert.ok(m2.slide.sh <= m2.slide.ch && m2.visualInside && !m2.cut.length, `${where}: with the core's result open, the visual still fits ${JSON.stringify(m2)}`);

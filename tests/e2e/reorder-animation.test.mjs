@@ -5,7 +5,7 @@
 // keyboard listbox and its announcements work the same.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startLab, openPage, gotoReady, urlFor } from './helpers.mjs';
+import { startLab, openPage, gotoReady, urlFor, nextFrames } from './helpers.mjs';
 
 let lab;
 before(async () => {
@@ -36,6 +36,21 @@ async function watchAnimations(page) {
 }
 const seen = (page) => page.evaluate(() => [...window.__seen].sort());
 
+// After the page has drawn the move: a few frames for the slides to start,
+// then until every slide named in `expected` (and one matching `pattern`, if
+// given) has been seen and no finite animation is still running. Not a time:
+// a starved machine only makes this take longer.
+async function slidesOver(page, expected, pattern = null) {
+  await nextFrames(page, 3);
+  await page.waitForFunction(
+    ([names, src]) =>
+      names.every((n) => window.__seen.has(n)) &&
+      (!src || [...window.__seen].some((n) => new RegExp(src).test(n))) &&
+      document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity),
+    [expected, pattern],
+  );
+}
+
 async function tabToChips(page) {
   await page.mouse.click(1, 1);
   for (let n = 0; n < 80; n++) {
@@ -47,22 +62,22 @@ async function tabToChips(page) {
 const liveText = (page) => page.locator('[data-widget="chips"] .sr-only[aria-live]').textContent();
 const chipTokens = (page) => page.locator('.chip .chip-text').allTextContents();
 
-// 犬 grabbed, moved one to the right, dropped: 犬 and が swap places.
-async function moveFirstRight(page) {
+// 犬 grabbed, moved one to the right, dropped: 犬 and が swap places; the
+// slides in `expected` seen and over.
+async function moveFirstRight(page, expected) {
   await tabToChips(page);
   await page.keyboard.press('Space');
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('Space');
   await page.waitForFunction(() => document.querySelector('.w-outputs [data-order="b"] tbody tr th')?.textContent === '1. が');
-  // The longest slide is 320 ms (560 for the swap picture): wait it out.
-  await page.waitForTimeout(900);
+  await slidesOver(page, expected);
 }
 
 test('exercise 1: a keyboard reorder slides the chips, the output rows and the line labels', { timeout: 90000 }, async (t) => {
   const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
   await gotoReady(page, urlFor(lab, 'http', { ex: 'reorder' }));
   await watchAnimations(page);
-  await moveFirstRight(page);
+  await moveFirstRight(page, ['chip:0', 'chip:1', 'out-b:0', 'out-b:1', 'label:0', 'label:1']);
   const names = await seen(page);
   assert.deepEqual(await chipTokens(page), ['が', '犬', '猫', 'を', '追いかけ', 'た']);
   assert.equal(await liveText(page), '犬 を 6 個中 2 番目に置きました。');
@@ -73,7 +88,7 @@ test('exercise 1: a keyboard reorder slides the chips, the output rows and the l
   await page.evaluate(() => window.__seen.clear());
   await page.locator('[data-move="right"]').click();
   await page.waitForFunction(() => document.querySelector('.w-outputs [data-order="b"] tbody tr:nth-child(3) th')?.textContent === '3. 犬');
-  await page.waitForTimeout(900);
+  await slidesOver(page, ['chip:0', 'chip:2', 'out-b:0', 'out-b:2']);
   const clicked = await seen(page);
   for (const n of ['chip:0', 'chip:2', 'out-b:0', 'out-b:2']) assert.ok(clicked.includes(n), `${n} slides after a click (seen: ${clicked.join(', ')})`);
     // A timing report, not a verdict (the test machine is shared): frame gaps while something moved.
@@ -93,7 +108,7 @@ test('exercise 2: the cells of Attention(PX) travel with their tokens, and the P
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('Space');
   await page.waitForFunction(() => document.querySelector('.algebra')?.dataset.identity === 'false');
-  await page.waitForTimeout(900);
+  await slidesOver(page, ['px:0:2', 'px:1:2', 'px:r0', 'px:c1'], 'alg-p');
   const names = await seen(page);
   // Row 犬 and row が of Attention(PX) change places: cell (犬, 猫) moves, (猫, 猫) does not.
   for (const n of ['px:0:2', 'px:1:2', 'px:r0', 'px:c1']) assert.ok(names.includes(n), `${n} slides`);
@@ -108,7 +123,8 @@ test('prefers-reduced-motion: the same reorder moves nothing, and the listbox st
   await gotoReady(page, urlFor(lab, 'http', { ex: 'reorder' }));
   assert.equal(await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches), true);
   await watchAnimations(page);
-  await moveFirstRight(page);
+  // Nothing expected: the move is drawn, a few frames pass, nothing may have moved.
+  await moveFirstRight(page, []);
   assert.deepEqual(await seen(page), []);
   assert.deepEqual(await chipTokens(page), ['が', '犬', '猫', 'を', '追いかけ', 'た']);
   assert.equal(await liveText(page), '犬 を 6 個中 2 番目に置きました。');

@@ -2,7 +2,7 @@
 // the core (loaded in Node from the same dist/poslab.js) says.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startLab, openPage, urlFor, gotoReady, settled, nodeCore, tableNumbers, round3 } from './helpers.mjs';
+import { startLab, openPage, urlFor, gotoReady, settled, nodeCore, tableNumbers, round3, nextFrames } from './helpers.mjs';
 
 let lab;
 let core;
@@ -203,6 +203,8 @@ test('drag and drop: "The dog chased the cat." into "The cat chased the dog." in
   // A person drags again once the chips have slid into place: the drop target
   // is where the chip is drawn, not where it is going.
   await settled(page);
+  // A few frames for the slides to start (an empty list of animations before they do is not "slid into place").
+  await nextFrames(page, 3);
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
   await page.dragAndDrop(chip(2), chip(4));
   const order = [0, 4, 2, 3, 1, 5];
@@ -256,9 +258,13 @@ test('bad input is shown in place: an empty sentence, an odd D for sinusoidal', 
   assert.equal(await page.locator('[data-widget="out"] .core-error code').count(), 0, 'no English core message on a Japanese page');
   await page.fill('#ctl-d', '8');
   await page.locator('#ctl-d').press('Tab');  // a change is committed when the field is left
+  // D = 8 redrawn: the odd-D error is gone (else it would still be there to "say why" below).
+  await page.waitForFunction(() => !document.querySelector('[data-widget="out"] .core-error') && !!document.querySelector('[data-widget="out"] table'));
+  await settled(page);
   await page.fill('#ctl-sentence', '   ');
   await page.click('.sentence-control button');
   await page.waitForSelector('[data-widget="chips"] .core-error');
+  await settled(page);
   assert.match(await page.locator('[data-widget="chips"] .core-error').innerText(), /文が空です/);
   assert.equal(await page.locator('[data-widget="out"] .muted').count() + (await page.locator('[data-widget="out"] .core-error').count()) > 0, true, 'the outputs panel says why it is empty');
   // Too long: more tokens than the core takes (its limit, from the core); each 。 is a token.

@@ -199,9 +199,11 @@ test('the default frame-ancestors \'self\' keeps the lab out of another origin\'
   writeFileSync(join(evilDir, 'framer.html'), `<!doctype html><title>framer</title><iframe id="f" src="${lab.url}index.html?exercise=hand-calc&embed=1"></iframe>`);
   const context = await browser.newContext();
   const page = await context.newPage();
+  // goto waits for the framer's load event, which waits for its frame's
+  // document: the lab, or the error page Chromium shows in place of a refused one.
   await page.goto(`${evil.origin}/x/framer.html`);
-  await page.waitForTimeout(1500);
   const frame = page.frames().find((f) => f !== page.mainFrame());
+  assert.match(frame.url(), /^chrome-error:/, `the frame holds Chromium's error page, not the lab: ${frame.url()}`);
   // Chromium shows an error page in place of the refused document: it never gets ready.
   const ready = await frame.evaluate(() => !!document.querySelector('[data-ready="true"]')).catch(() => false);
   assert.equal(ready, false);
@@ -219,7 +221,8 @@ test('the tests\' CSP watcher sees a violation and fails the context\'s close()'
     img.src = src;
     document.body.append(img);
   }, `${evil.origin}/x/pixel.png`);
-  await page.waitForTimeout(300);
+  // The report comes back through the binding: wait for it (bounded for a hung page), not for a time.
+  for (let i = 0; i < 400 && !violations.length; i++) await new Promise((r) => setTimeout(r, 50));
   // Once per policy that refuses it (the <meta> and the header).
   assert.ok(violations.length >= 1);
   for (const v of violations) assert.match(v, /img-src refused http:\/\/127\.0\.0\.1:\d+\/x\/pixel\.png/);

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { startLab, openPage, gotoReady, urlFor, root } from './helpers.mjs';
+import { startLab, openPage, gotoReady, urlFor, root, settled, nextFrames } from './helpers.mjs';
 
 const yaml = createRequire(import.meta.url)('js-yaml');
 
@@ -98,7 +98,10 @@ for (const lang of ['en', 'ja']) {
       for (let i = await closed.count(); i > 0; i--) await closed.first().click();
       const toggles = page.locator('[data-widget] button[aria-expanded="false"]:visible');
       for (let i = await toggles.count(); i > 0; i--) await toggles.first().click();
-      await page.waitForTimeout(300);
+      // Whatever the opening started has landed and been laid out (not a time: a state, then two frames).
+      await settled(page);
+      await page.waitForFunction(() => ![...document.querySelectorAll('[data-widget]')].some((w) => w.querySelector('.loading, [aria-busy="true"]')), null, { timeout: 60000 });
+      await nextFrames(page, 2);
       const bad = await page.evaluate(audit, { TEXT: 12, TICK: 11, TARGET: 44 });
       for (const b of bad) found.push(`${ex ?? 'start'}: ${b}`);
     }

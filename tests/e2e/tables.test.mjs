@@ -67,7 +67,8 @@ test('file://: the trained table by default; a planted 1024 × 768 helix opened 
   const widget = page.locator('[data-widget="wall"]');
   await widget.locator('input[type="number"]').fill('1023');
   await page.keyboard.press('Tab');
-  await page.waitForFunction(() => /1023/.test(document.querySelector('.pos-line')?.textContent ?? ''));
+  // The whole position ("Position 1023 (…"), not a bare 1023 (position 1022's line has it too).
+  await page.waitForFunction(() => (document.querySelector('.pos-line')?.textContent ?? '').startsWith('Position 1023 ('));
   const shown = (await widget.locator('.wall-learned tbody td').allInnerTexts()).map(Number);
   const want = COLS.map((c) => values[1023 * D + c]);
   assert.deepEqual(shown.map((v) => v.toFixed(3)), want.map((v) => v.toFixed(3)));

@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { root, startLab, openPage, urlFor, gotoReady, cliPath } from './helpers.mjs';
+import { root, startLab, openPage, urlFor, gotoReady, cliPath, nextFrames } from './helpers.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'poslab-truth-'));
 const i18n = { ja: JSON.parse(readFileSync(join(root, 'web/i18n/ja.json'), 'utf8')), en: JSON.parse(readFileSync(join(root, 'web/i18n/en.json'), 'utf8')) };
@@ -55,7 +55,8 @@ for (const lang of ['ja', 'en']) {
   test(`${lang}: exercise 5's swap results are nowhere on the page until the question is answered`, { timeout: 90000 }, async () => {
     const { page, context, problems } = await openPage(lab, 'http');
     await gotoReady(page, urlFor(lab, 'http', { ex: 'causal-mask', lang, extra: '&mask=1' }));
-    await page.waitForTimeout(300);
+    // data-ready: everything the render started has landed; a couple of frames for anything drawn on the next one.
+    await nextFrames(page, 2);
     const words = await pageWords(page);
     for (const key of ['swaps.changed', 'swaps.unchanged', 'swaps.stage_same', 'swaps.stage_changed']) assert.ok(!words.includes(fixedPart(T[key])), `${key} is not on the page before answering`);
     assert.equal(await page.locator('[data-widget="sw"] .swap-buttons, [data-widget="sw"] .swap-results').count(), 0);
@@ -81,7 +82,7 @@ for (const lang of ['ja', 'en']) {
   test(`${lang}: exercise 10's slope m₁ = 0.2500 is nowhere on the page until the question is answered`, { timeout: 90000 }, async () => {
     const { page, context, problems } = await openPage(lab, 'http');
     await gotoReady(page, urlFor(lab, 'http', { ex: 'alibi', lang }));
-    await page.waitForTimeout(300);
+    await nextFrames(page, 2);
     assert.doesNotMatch(await pageWords(page), /0\.25(?!\d)|0\.2500/, 'no 0.25 in the text or aria labels');
     const q = page.locator('[data-question="slope-1"]');
     await q.locator('input').fill('0.25');

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startLab, openPage, gotoReady, urlFor, nodeCore, artifacts } from './helpers.mjs';
+import { startLab, openPage, gotoReady, urlFor, nodeCore, artifacts, settled } from './helpers.mjs';
 
 let lab, core;
 before(async () => {
@@ -32,6 +32,8 @@ test('http: attention at S = 1501 in the Worker — learned fails past 1024, sin
   await page.waitForSelector('.gpt2-table tbody tr[data-scheme="rope"]', { timeout: 90000, state: 'attached' });
   assert.equal(await widget.locator('.gpt2-table tr[data-scheme="learned"]').getAttribute('data-ok'), 'false');
   assert.match(await widget.locator('.gpt2-out').innerText(), /1024/);
+  // The position's own redraw (the three panels at 1500, started by the Tab) has landed too.
+  await settled(page);
   // The learned table's error is said once on the page (its panel), in Japanese; the
   // attention table points to it instead of repeating it.
   const text = await page.locator('main').innerText();
