@@ -95,8 +95,9 @@ export function mount(el, block, ctx) {
   const losses = h('div', { class: 'extrap-losses' });
   // Before any run: the axes the curves will grow on (n, exact match, the trained range shaded), empty.
   const results = h('div', { class: 'extrap-results' }, emptyAxes(), h('p', { class: 'muted' }, t('extrap.before_run')));
-  // The exact-match curves first (live while training, then the final ones), the losses under them.
-  el.append(h('p', { class: 'help' }, t('extrap.intro', { trainMax: TRAIN_MAX, testMax: TEST_MAX })), form, statusBox, outcome, results, losses);
+  // The picture first (issue 24: the axes before a run, the exact-match curves growing live while
+  // training, then the final ones), the progress above it, the form under it, the losses last.
+  el.append(h('p', { class: 'help' }, t('extrap.intro', { trainMax: TRAIN_MAX, testMax: TEST_MAX })), statusBox, outcome, results, form, losses);
 
   // ---- the controls and the URL ----
   const setBoxes = (list) => boxes.forEach((b) => (b.checked = list.includes(b.value)));
