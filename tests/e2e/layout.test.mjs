@@ -7,7 +7,9 @@
 // text, question and widget). Two kinds of exercise have no main visual: a
 // quiz or code exercise without any widget, and an exercise that asks a
 // prediction before its picture (the picture stays below the question, so
-// that it does not give the answer away). Then ALiBi's per-head bias maps fit
+// that it does not give the answer away), except where the picture shows
+// nothing of a result before it is run (exercise 7's empty axes: beside the
+// prediction). Then ALiBi's per-head bias maps fit
 // their columns at 1280 px: no heatmap scrolls sideways, labels ≥ 11 px,
 // cells ≥ 8 px wide, each with its data table; and axe finds nothing serious
 // in the two-column layout.
@@ -28,7 +30,10 @@ const NO_WIDGET = ['check', 'write-the-code'];
 // A worksheet (its only widget the input vectors card) would keep one column; the hand
 // calculation has had its drawing (handcalc) since issue 24, so there is none now.
 const WORKSHEET = [];
-const PREDICTION_FIRST = ['train-short-test-long', 'rope-extend'];
+const PREDICTION_FIRST = ['rope-extend'];
+// Exercise 7 (issue 24): its training picture shows nothing of a result before a run (empty
+// axes), so it is the main visual beside its prediction (the file's beside_prediction).
+const PREDICTION_BESIDE = ['train-short-test-long'];
 const W = 1280;
 const H = 800;
 
@@ -84,6 +89,10 @@ for (const lang of ['ja', 'en']) {
         const [q, w] = await page.evaluate(() => [document.querySelector('[data-question]').getBoundingClientRect().top, document.querySelector('[data-widget]').getBoundingClientRect().top]);
         assert.ok(q < w, `${ex.id}: the prediction comes before the picture`);
         continue;
+      }
+      if (PREDICTION_BESIDE.includes(ex.id)) {
+        const [q, w] = await page.evaluate(() => [document.querySelector('[data-question]').getBoundingClientRect(), document.querySelector('[data-main-visual]').getBoundingClientRect()].map((r) => ({ right: r.right, left: r.left })));
+        assert.ok(q.right <= w.left, `${ex.id}: the prediction sits beside (left of) the picture`);
       }
       assert.equal(s.count, 1, `${ex.id}: one main visual`);
       assert.ok(s.top >= 0 && s.top < H * 0.5, `${ex.id}: the main visual starts at ${s.top} px, not in the upper half of the first screen`);

@@ -53,7 +53,9 @@ async function tabUntil(page, predicate, arg, max = 200) {
 // Runs in the page: where the main visual and its first drawing are, and the controls.
 function firstScreen() {
   const main = document.querySelector('[data-main-visual]');
-  const drawing = main && [...main.querySelectorAll('svg, canvas, .heatmap-grid, .hc-orders, .diff-grid, .clocks')].find((e) => e.getBoundingClientRect().height > 20);
+  // The drawing that comes first on the screen (CSS may set them in another order than the
+  // document's: exercise 4's difference grid above its lines on a phone).
+  const drawing = main && [...main.querySelectorAll('svg, canvas, .heatmap-grid, .hc-orders, .diff-grid, .clocks')].filter((e) => e.getBoundingClientRect().height > 20).sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)[0];
   const ctl = document.querySelector('.exercise .controls');
   const box = (e) => {
     if (!e) return null;

@@ -87,7 +87,12 @@ export function richInline(text) {
 export function richBlock(text) {
   return String(text)
     .split(/\n\s*\n/)
-    .map((p) => `<p>${inline(p.trim())}</p>`)
+    .map((p) => {
+      const lines = p.trim().split('\n');
+      // A paragraph whose every line starts with "- " is a list (exercise 12's note on MicroPython).
+      if (lines.length > 0 && lines.every((l) => /^\s*- /.test(l))) return `<ul>${lines.map((l) => `<li>${inline(l.replace(/^\s*- /, '').trim())}</li>`).join('')}</ul>`;
+      return `<p>${inline(p.trim())}</p>`;
+    })
     .join('');
 }
 

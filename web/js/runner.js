@@ -122,7 +122,11 @@ export async function updateWidgets(widgets, blocks) {
 
 export function mainVisualIndex(blocks) {
   const at = blocks.findIndex((b) => WIDGETS[b.type] && !NOT_MAIN.has(b.type));
-  if (at < 0 || blocks.slice(0, at).some((b) => questions[b.type])) return -1;
+  if (at < 0) return -1;
+  // A widget that shows no result before it is run (exercise 7's training: empty axes) may
+  // stand beside its prediction (beside_prediction): prediction questions may come before it.
+  const ok = blocks[at].beside_prediction === true ? (b) => !questions[b.type] || b.type === 'prediction' : (b) => !questions[b.type];
+  if (!blocks.slice(0, at).every(ok)) return -1;
   return at;
 }
 
@@ -298,7 +302,9 @@ export async function renderExercise(root, exercise, app, { current = () => true
   const besideMax = stage ? (exercise.blocks[mainAt].beside ?? 3) : 0;
   while (stage && afterEnd < exercise.blocks.length && afterEnd <= mainAt + besideMax && !WIDGETS[exercise.blocks[afterEnd].type]) afterEnd++;
   if (stage) {
-    main.append(h('div', { class: 'lab-stage' }, stage.side, stage.visual, stage.after));
+    // A prediction in the side column stays above the picture on a phone too (style.css).
+    const predictFirst = exercise.blocks.slice(0, mainAt).some((b) => b.type === 'prediction');
+    main.append(h('div', { class: predictFirst ? 'lab-stage predict-first' : 'lab-stage' }, stage.side, stage.visual, stage.after));
     if (practiceNote) main.append(practiceNote);
   }
   if (ctl) (stage ? stage.side : main).append(ctl);
@@ -345,7 +351,10 @@ export async function renderExercise(root, exercise, app, { current = () => true
   }
 
   // Questions beside the visual: the note on where answers are kept goes above them.
-  if (practiceNote && stage?.after.firstChild) stage.after.prepend(practiceNote);
+  // (A prediction beside the picture, in the side column: right above it.)
+  const sideQuestion = stage?.side.querySelector(':scope > .question');
+  if (practiceNote && sideQuestion) sideQuestion.before(practiceNote);
+  else if (practiceNote && stage?.after.firstChild) stage.after.prepend(practiceNote);
 
   const prev = app.exercises[index - 1];
   const next = app.exercises[index + 1];

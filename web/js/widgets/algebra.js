@@ -42,9 +42,9 @@ export function algebra(check, order, tokens) {
       'aria-label': t('algebra.p_aria', { rows: order.map((i, p) => t('algebra.p_row', { p: p + 1, i: i + 1, token: tokens[i] })).join(t('algebra.sep')) }),
     },
     h('span', {}),
-    ...tokens.map((x, j) => h('span', { class: 'p-col', 'data-hl-token': String(j) }, x)),
+    ...tokens.map((x, j) => h('span', { class: 'p-col', 'data-hl-token': String(j), title: x }, x)),
     ...order.flatMap((i, p) => [
-      h('span', { class: 'p-row', 'data-hl-token': String(i) }, `${p + 1} ${tokens[i]}`),
+      h('span', { class: 'p-row', 'data-hl-token': String(i), title: tokens[i] }, `${p + 1} ${tokens[i]}`),
       ...tokens.map((_, j) => h('span', { class: `p-cell${j === i ? ' one' : ''}${j === i && i !== p ? ' moved' : ''}`, style: j === i ? `--chip-hue:${hue(i)}` : undefined, 'data-hl-row': String(i), 'data-hl-col': String(j) }, j === i ? '1' : '0')),
     ]),
   );

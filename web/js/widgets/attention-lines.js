@@ -43,7 +43,7 @@ export function mount(el, block, ctx) {
   const readout = h('p', { class: 'readout', 'aria-live': 'polite' });
   const tableBox = h('div', { class: 'table-scroll', tabindex: '0', hidden: true });
   const toggle = tableToggle(tableBox);
-  el.append(h('p', { class: 'widget-lead' }, t(block.tokens ? 'lines.lead_linked' : 'lines.lead')), heads, h('div', { class: 'lines-layout' }, svgBox, diffBox), readout, toggle, tableBox);
+  el.append(h('p', { class: 'widget-lead' }, t(block.tokens ? 'lines.lead_linked' : 'lines.lead')), heads, h('div', { class: block.diff_first ? 'lines-layout diff-first' : 'lines-layout' }, svgBox, diffBox), readout, toggle, tableBox);
 
   // The drawing is kept between updates: paths keyed by head·query·key token
   // identity, labels by token identity, so a reorder moves them (CSS transitions).
@@ -271,9 +271,9 @@ export function mount(el, block, ctx) {
           'div',
           { class: 'diff-grid', style: `grid-template-columns: auto repeat(${S}, minmax(1.6rem, 1fr))`, role: 'img', 'aria-label': t('lines.diff_aria', { max: fmtSmall(w.result.maxAbsDiff) }) },
           h('span', {}),
-          ...names.map((n, j) => h('span', { class: 'diff-col', 'data-hl-token': String(j) }, n)),
+          ...names.map((n, j) => h('span', { class: 'diff-col', 'data-hl-token': String(j), title: n }, n)),
           ...diff.flatMap((rowv, i) => [
-            h('span', { class: 'diff-row', 'data-hl-token': String(i) }, names[i]),
+            h('span', { class: 'diff-row', 'data-hl-token': String(i), title: names[i] }, names[i]),
             ...rowv.map((d, j) => h('span', { class: `diff-cell ${Math.abs(d) < 1e-4 ? 'zero' : d > 0 ? 'pos' : 'neg'}`, style: Math.abs(d) < 1e-4 ? undefined : `--a:${Math.min(1, 0.25 + Math.abs(d) * 4)}`, 'data-hl-row': String(i), 'data-hl-col': String(j), 'data-diff': String(d), title: fmtSmall(Math.abs(d)) }, '')),
           ]),
         ),

@@ -94,9 +94,11 @@ export function mount(el, block, ctx) {
   const outcome = h('p', { class: 'extrap-outcome', role: 'status', 'aria-live': 'polite' });
   const statusBox = h('div', { class: 'extrap-status', hidden: true }, progress, progressText);
   const losses = h('div', { class: 'extrap-losses' });
-  const results = h('div', { class: 'extrap-results' }, h('p', { class: 'muted' }, t('extrap.before_run')));
-  // The exact-match curves first (live while training, then the final ones), the losses under them.
-  el.append(h('p', { class: 'help' }, t('extrap.intro', { trainMax: TRAIN_MAX, testMax: TEST_MAX })), form, statusBox, outcome, results, losses);
+  // Before any run: the axes the curves will grow on (n, exact match, the trained range shaded), empty.
+  const results = h('div', { class: 'extrap-results' }, emptyAxes(), h('p', { class: 'muted' }, t('extrap.before_run')));
+  // The picture first (issue 24: the axes before a run, the exact-match curves growing live while
+  // training, then the final ones), the progress above it, the form under it, the losses last.
+  el.append(h('p', { class: 'help' }, t('extrap.intro', { trainMax: TRAIN_MAX, testMax: TEST_MAX })), statusBox, outcome, results, form, losses);
 
   // ---- the controls and the URL ----
   const setBoxes = (list) => boxes.forEach((b) => (b.checked = list.includes(b.value)));
@@ -152,6 +154,24 @@ export function mount(el, block, ctx) {
   seedsInput.addEventListener('change', commit);
   stepsInput.addEventListener('change', commit);
 
+  // The live plot's frame with no curve on it yet (issue 24: the picture on the first screen,
+  // beside the prediction, before anything is measured). No data, so no table twin.
+  function emptyAxes() {
+    const fig = lineplot([], {
+      caption: t('extrap.live_empty_caption'),
+      xLabel: t('extrap.n'),
+      xMin: 1,
+      xMax: TEST_MAX,
+      yMin: 0,
+      yMax: 1,
+      xTicks: [1, TRAIN_MAX, 32, TEST_MAX],
+      shade: { from: 1, to: TRAIN_MAX + 0.5, label: t('extrap.trained_range', { trainMax: TRAIN_MAX }) },
+    });
+    for (const e of fig.querySelectorAll('.lp-legend, .table-toggle, .table-scroll')) e.remove();
+    fig.classList.add('em-empty');
+    return fig;
+  }
+
   // ---- the prediction (a prediction question of this exercise, asked before training) ----
   // The recorded prediction (the first one counts), kept up to date as the learner records it.
   const predictionBlock = block.prediction ? ctx.exercise.blocks.find((b) => b.id === block.prediction) : null;
@@ -166,8 +186,16 @@ export function mount(el, block, ctx) {
     if (d.exercise !== ctx.exercise.id || d.question !== block.prediction || predicted || closedPrediction) return;
     predicted = Array.isArray(d.answer) ? d.answer[0] : null;
     if (session?.status === 'done') results.replaceChildren(resultsView(session));
+    showPredictFirst();
   };
   if (predictionBlock) window.addEventListener('poslab:answered', onAnswered);
+  // Beside the Train button while no prediction is recorded: the picture stands beside the
+  // question (issue 24), so the button is in view before the question is answered.
+  const predictFirst = h('p', { class: 'notice extrap-predict-first', hidden: true }, t('extrap.predict_first'));
+  form.append(predictFirst);
+  function showPredictFirst() {
+    predictFirst.hidden = !predictionBlock || !!predicted || closedPrediction || !!session;
+  }
   // A prediction comes before any result: when a run starts, or a kept run is
   // shown, with no prediction recorded, the prediction question closes for
   // good; the first time, an attempt {ran_before_prediction: true} is kept, so
@@ -176,6 +204,7 @@ export function mount(el, block, ctx) {
   function closePrediction() {
     if (!predictionBlock || predicted || closedPrediction) return;
     closedPrediction = true;
+    showPredictFirst();
     window.dispatchEvent(new CustomEvent('poslab:prediction-closed', { detail: { exercise: ctx.exercise.id, question: block.prediction } }));
     const kept = (ctx.attempts?.(block.prediction) ?? []).some((a) => a.answer?.ran_before_prediction === true);
     if (!kept) ctx.check(block.prediction, { ran_before_prediction: true }).catch(() => {});
@@ -183,6 +212,7 @@ export function mount(el, block, ctx) {
 
   // ---- rendering a session ----
   let session = null;
+  showPredictFirst();
   let lastDraw = 0;
   let drawTimer = null;
 
@@ -373,6 +403,7 @@ export function mount(el, block, ctx) {
   function render(s) {
     const force = s !== session || s.status !== lastStatus || !!s.paused !== pausedBefore; // a new session, status or pause: draw now
     session = s;
+    showPredictFirst();
     lastStatus = s.status;
     const running = ['starting', 'running', 'cancelling'].includes(s.status);
     trainButton.disabled = running;

@@ -134,7 +134,22 @@ export function mount(el, block, ctx) {
     active = id;
     for (const q of questionIds) questionEl(q)?.classList.toggle('hc-linked', q === id);
     paint();
+    if (how === 'focus' && id) showStep(id);
   };
+  // On a phone the drawing stays at the top of the screen in a short box of its own (sticky,
+  // style.css) while the questions below it are answered: the step a question asks about is
+  // scrolled into that box when the question's field takes the focus.
+  const showStep = (id) => {
+    const box = el.closest('.lab-stage-visual');
+    const step = el.querySelector('.hc-step.linked');
+    if (!box || !step || getComputedStyle(box).position !== 'sticky' || box.scrollHeight <= box.clientHeight + 1) return;
+    // The order's title sticks at the box's top (which order the numbers are of): the step goes right under it.
+    const head = step.closest('.hc-order')?.querySelector('h3');
+    const above = head ? head.getBoundingClientRect().height : 0;
+    box.scrollTop += step.getBoundingClientRect().top - box.getBoundingClientRect().top - above - 4;
+  };
+  // (The stage of this exercise is the one that sticks: its drawing is what the questions ask about.)
+  queueMicrotask(() => el.closest('.lab-stage')?.classList.add('sticky-visual'));
   const questionOf = (target) => {
     const q = target?.closest?.('[data-question]');
     return q && questionIds.has(q.dataset.question) ? q.dataset.question : null;
