@@ -243,7 +243,15 @@ test('exercise 4: a position lit by mouse and by keyboard lights the encoding\'s
   await gotoReady(page, urlFor(lab, 'http', { ex: 'add-position', lang: 'en' }));
   const D = 8;
   const clocksAt = async (pos) => {
-    await page.waitForFunction((p) => Math.abs(Number(document.querySelector('.w-clocks .clock[data-pair="0"]')?.dataset.sin) - Math.sin(p)) < 1e-4, pos);
+    // The clocks AND the table's lit column at this position: the clocks alone may
+    // already stand at it before the action (position 0 is where they rest).
+    await page.waitForFunction(
+      (p) =>
+        Math.abs(Number(document.querySelector('.w-clocks .clock[data-pair="0"]')?.dataset.sin) - Math.sin(p)) < 1e-4 &&
+        [...document.querySelectorAll('.w-pe-table .hm-cell.hl-pos')].some((c) => c.dataset.hlPos === String(p)) &&
+        [...document.querySelectorAll('.w-pe-table .hm-cell.hl-pos')].every((c) => c.dataset.hlPos === String(p)),
+      pos,
+    );
     await settled(page);
     const s = await posState(page);
     s.clocks.forEach(([sin, cos], i) => {
@@ -317,6 +325,8 @@ test('exercise 10: the lines are softmax(−m·distance); a query lit by hover o
   assert.match(await page.locator('.aloc-readout').textContent(), new RegExp(weight(0, 9, 9).toFixed(3)));
   // Head 3: its lines.
   await page.click('.w-alibi-locality .head-picker [data-head="2"]');
+  // The click redraws in its handler (draw() is synchronous); the pressed button says the click was taken.
+  await page.waitForSelector('.w-alibi-locality .head-picker [data-head="2"][aria-pressed="true"]');
   ls = await lines();
   for (const l of ls) assert.ok(Math.abs(l.w - weight(2, l.q, l.k)) < 1e-5, `head 3 (${l.q}, ${l.k})`);
   // Keyboard: Tab to the first query: its lines are lit.
