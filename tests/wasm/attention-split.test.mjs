@@ -46,7 +46,7 @@ test('joinContexts puts the shares side by side', () => {
 
 test('the Worker count: workers=N read as hostile input, capped by the heads and the maximum', () => {
   assert.deepEqual(parseWorkerCount(undefined), { count: null });
-  assert.deepEqual(parseWorkerCount(''), { count: null });
+  assert.equal(parseWorkerCount('').error?.code, 'bad_workers', 'an empty workers= is refused, as the training widgets refuse it');
   assert.deepEqual(parseWorkerCount('1'), { count: 1 });
   assert.deepEqual(parseWorkerCount(' 2 '), { count: 2 });
   assert.deepEqual(parseWorkerCount(String(MAX_ATTENTION_WORKERS)), { count: MAX_ATTENTION_WORKERS });

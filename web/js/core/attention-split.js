@@ -12,24 +12,14 @@
 // Pure (no DOM): used by the wall (widgets/wall.js, through
 // attention-pool.js) and by the bench (bench/attention-workers.mjs) as it is.
 
-// Never more Workers than this for one forward: each holds its own core
-// (its wasm memory grows to ~100 MiB at S = 2048), and past the cores a
-// machine has, more Workers only share them.
-export const MAX_ATTENTION_WORKERS = 8;
-
-// The Worker count fixed in the link (workers=N, as the training widgets
-// read it), read as hostile input: { count } for a whole number from 1 to
-// MAX_ATTENTION_WORKERS, { count: null } when absent, or { error: {code,
-// params} } saying what is allowed.
-export function parseWorkerCount(text) {
-  if (text === undefined || text === null || text === '') return { count: null };
-  const s = String(text).trim();
-  if (/^[0-9]{1,3}$/.test(s)) {
-    const n = Number(s);
-    if (n >= 1 && n <= MAX_ATTENTION_WORKERS) return { count: n };
-  }
-  return { error: { code: 'bad_workers', params: { value: String(text).slice(0, 40), min: '1', max: String(MAX_ATTENTION_WORKERS) } } };
-}
+// The Worker count fixed in the link (workers=N) is read by the training
+// pool's parser, so the wall and the training widgets accept the same values
+// and word the same error; MAX_WORKERS (8) bounds both: each Worker holds its
+// own core (its wasm memory grows to ~100 MiB at S = 2048), and past the
+// cores a machine has, more Workers only share them.
+import { MAX_WORKERS, parseWorkerCount } from './run-pool.js';
+export { parseWorkerCount };
+export const MAX_ATTENTION_WORKERS = MAX_WORKERS;
 
 // How many Workers to use: the count asked for, else the machine's
 // (navigator.hardwareConcurrency); never more than MAX_ATTENTION_WORKERS or
