@@ -12,6 +12,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { startLab, openPage, urlFor, gotoReady, artifacts, axeViolations, root } from './helpers.mjs';
 import { loadExercises } from '../../web/js/exercise-loader.mjs';
+import { poolSize } from '../../web/js/core/run-pool.js';
 import { loadLab } from '../wasm/helpers.mjs';
 
 const W = '[data-widget="train"]';
@@ -177,7 +178,10 @@ test('a language switch while training keeps the run going; leaving the exercise
   assert.equal(await page.locator(`${W} .train-button`).isDisabled(), true);
   // Away and back: nobody was left to see the run, so it was cancelled.
   await gotoReady(page, urlFor(lab, 'http', { ex: 'rope', lang: 'en' }));
-  await page.waitForFunction(() => window.__trainCancels === 1);
+  // One cancel to each training Worker still at work: with seeds=1 there are 5 runs, and
+  // every Worker of the pool is still on its first when the learner leaves.
+  const workers = poolSize({ hardware: await page.evaluate(() => navigator.hardwareConcurrency), runs: 5 });
+  await page.waitForFunction((n) => window.__trainCancels === n, workers);
   await gotoReady(page, urlFor(lab, 'http', { ex: 'train-short-test-long', lang: 'en' }));
   await page.waitForSelector(`${W}[data-status="cancelled"]`, { timeout: 5000 });
   const b = await stepsDone();
