@@ -8,16 +8,16 @@
 // tokens and the seed), from which its core rebuilds X and the weights, the
 // same bits in every Worker, rather than 6 MiB of X and 7 MiB of weights.
 // Each output value is the same sum in the same order as in one forward
-// call, so the result equals forward's bit for bit (tests/web/attention-split.test.mjs).
+// call, so the result equals forward's bit for bit (tests/wasm/attention-split.test.mjs).
 // Pure (no DOM): used by the wall (widgets/wall.js, through
 // attention-pool.js) and by the bench (bench/attention-workers.mjs) as it is.
+import { MAX_WORKERS, parseWorkerCount } from './run-pool.js';
 
 // The Worker count fixed in the link (workers=N) is read by the training
 // pool's parser, so the wall and the training widgets accept the same values
 // and word the same error; MAX_WORKERS (8) bounds both: each Worker holds its
 // own core (its wasm memory grows to ~100 MiB at S = 2048), and past the
 // cores a machine has, more Workers only share them.
-import { MAX_WORKERS, parseWorkerCount } from './run-pool.js';
 export { parseWorkerCount };
 export const MAX_ATTENTION_WORKERS = MAX_WORKERS;
 
