@@ -87,6 +87,8 @@ function startServer() {
   const files = {
     '/poslab.js': [wasmPath, 'text/javascript'],
     '/attention-split.js': [path.join(root, 'web/js/core/attention-split.js'), 'text/javascript'],
+    // attention-split.js imports the Worker-count rule from its neighbour.
+    '/run-pool.js': [path.join(root, 'web/js/core/run-pool.js'), 'text/javascript'],
   };
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
