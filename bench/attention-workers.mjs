@@ -21,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { simdCeiling } from './ceiling.mjs';
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -37,28 +38,6 @@ const median = (xs) => {
   return n % 2 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 };
 
-// The 128-bit SIMD ceiling of one core: vector FP operations issued per
-// cycle × 4 float lanes × clock. wasm SIMD128 has no fused multiply-add, so a
-// multiply and an add are two operations, each of 4 FLOP. Assumed: 2 vector
-// FP operations per cycle on Intel (two FMA/FP ports used for mul and add)
-// and 4 on AMD Zen (two FMUL/FMA and two FADD pipes). The clock is the base
-// clock the model name states (@ x GHz), else /proc/cpuinfo's current MHz.
-export function simdCeiling(cpuModel = os.cpus()[0]?.model ?? 'unknown', cpuinfo = readCpuinfo()) {
-  const amd = /AMD|EPYC|Ryzen/i.test(cpuModel);
-  const opsPerCycle = Number(process.env.POSLAB_VECTOR_OPS_PER_CYCLE) || (amd ? 4 : 2);
-  const stated = cpuModel.match(/@\s*([\d.]+)\s*GHz/i);
-  const mhz = cpuinfo.match(/cpu MHz\s*:\s*([\d.]+)/);
-  const ghz = Number(process.env.POSLAB_CLOCK_GHZ) || (stated ? Number(stated[1]) : mhz ? Number(mhz[1]) / 1000 : 2);
-  const clockFrom = process.env.POSLAB_CLOCK_GHZ ? 'POSLAB_CLOCK_GHZ' : stated ? 'the model name' : mhz ? '/proc/cpuinfo cpu MHz' : 'a guess';
-  return { cpu: cpuModel, vendor: amd ? 'AMD' : 'Intel or other', opsPerCycle, lanes: 4, ghz, clockFrom, gflops: opsPerCycle * 4 * ghz };
-}
-function readCpuinfo() {
-  try {
-    return fs.readFileSync('/proc/cpuinfo', 'utf8');
-  } catch {
-    return '';
-  }
-}
 
 // ---- The page: Workers made from the single-file module (its wasm inlined)
 // plus a few lines that answer { id, method, args } with lab[method](args).

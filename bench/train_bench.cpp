@@ -205,8 +205,13 @@ double full_run_seconds(bool reference, std::vector<double>* solved, double* cpu
 
 int main(int argc, char** argv) {
     int repeats = 7, steps = 20, full_runs = 1;
+    bool ceiling_only = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
+        if (a == "--ceiling") {  // the processor and its ceiling only (bench/ceiling.mjs)
+            ceiling_only = true;
+            continue;
+        }
         auto next = [&](int& v) {
             if (i + 1 >= argc) {
                 std::fprintf(stderr, "%s needs a number\n", a.c_str());
@@ -223,7 +228,7 @@ int main(int argc, char** argv) {
         else if (a == "--full-runs") next(full_runs);
         else if (a == "--full-steps") next(full_steps);
         else {
-            std::fprintf(stderr, "unknown option %s (allowed: --repeats N, --steps N, --full-runs N, --full-steps N)\n", a.c_str());
+            std::fprintf(stderr, "unknown option %s (allowed: --repeats N, --steps N, --full-runs N, --full-steps N, --ceiling)\n", a.c_str());
             return 2;
         }
     }
@@ -233,6 +238,13 @@ int main(int argc, char** argv) {
 
     const Processor p = describe_processor();
     const double ceiling = p.ghz * p.vector_ops_per_cycle * 4.0;
+    if (ceiling_only) {
+        std::printf("{\"processor\":\"%s\",\"vendor\":\"%s\",\"family\":%d,\"measured_ghz\":%.3f,"
+                    "\"vector_ops_per_cycle\":%d,\"assumption\":\"%s\",\"ceiling_gflops\":%.2f}\n",
+                    json_escape(p.model).c_str(), json_escape(p.vendor).c_str(), p.family, p.ghz,
+                    p.vector_ops_per_cycle, json_escape(p.assumption).c_str(), ceiling);
+        return 0;
+    }
 
     // FLOPs of a step: the mean over the first batches of a run (n is random).
     poslab::ExtrapolationOptions o;  // exercise 7's defaults, learned positions

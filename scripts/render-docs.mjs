@@ -502,6 +502,66 @@ function cspHeaders(ctx) {
   return lines.join('\n');
 }
 
+const sec = (x) => (typeof x === 'number' ? `${x.toFixed(1)} s` : '—');
+const times = (x) => (typeof x === 'number' && Number.isFinite(x) ? `${x.toFixed(2)}×` : '—');
+
+function benchWorkers(ctx) {
+  const f = benchFile(ctx, 'workers');
+  if (!f) return missingBench('workers', 'bench/workers.mjs');
+  const d = f.data;
+  const e7 = d.exercise7;
+  const e9 = d.exercise9;
+  const m = (e, k) => e?.medians?.[k];
+  const yes = (e) => (e?.same ? 'yes' : 'NO');
+  const rows = [
+    ['exercise 7 default run (5 × 3 × 400)', sec(m(e7, 'before')), sec(m(e7, '1')), `${sec(m(e7, e7.workers))} (${e7.workers} Workers)`, times(m(e7, 'before') / m(e7, e7.workers)), '≥ 3×, ≤ 20 s', yes(e7)],
+    ['exercise 9 Part 2, two seeds', sec(m(e9, 'before')), sec(m(e9, '1')), `${sec(m(e9, '2'))} (2 Workers)`, times(m(e9, 'before') / m(e9, '2')), '≤ 4 s', yes(e9)],
+    ['training, 1 → 2 Workers (kernels in both)', '', sec(m(e7, '1')), sec(m(e7, '2')), times(m(e7, '1') / m(e7, '2')), '≥ 1.8×', yes(e7)],
+  ];
+  return [
+    `Medians of ${d.runs} runs${when(d)}${machine(d)}, Chromium ${d.machine?.chromium ?? ''}; from [\`bench/results/workers.json\`](${linkTo(ctx, f.path)}). "Before" is one Worker with the plain loops (\`kernels=reference\`), the code before issue 25.`,
+    '',
+    table(['run', 'before', '1 Worker, kernels', 'after', 'ratio', 'target', 'same numbers'], rows),
+  ].join('\n');
+}
+
+function benchAttentionWorkers(ctx) {
+  const f = benchFile(ctx, 'attention-workers');
+  if (!f) return missingBench('attention-workers', 'bench/attention-workers.mjs');
+  const d = f.data;
+  const c = d.ceiling;
+  const rows = d.results.map((r) => [`S = ${r.S}`, `${r.one_ms.toFixed(0)} ms`, `${r.two_ms.toFixed(0)} ms`, times(r.speedup), r.S === 2048 ? '≥ 1.7×' : '', r.same_bits ? 'yes' : 'NO']);
+  const single = d.results.find((r) => r.gflops !== undefined);
+  return [
+    `Medians of ${d.runs} interleaved runs${when(d)}${machine(d)}; from [\`bench/results/attention-workers.json\`](${linkTo(ctx, f.path)}).`,
+    '',
+    table(['size', '1 Worker', '2 Workers', 'speed-up', 'target', 'same bits'], rows),
+    '',
+    single && c
+      ? `One Worker at S = ${single.S}: ${single.gflops.toFixed(1)} GFLOP/s, ${(100 * single.share_of_ceiling).toFixed(0)} % of the 128-bit SIMD ceiling of ${c.gflops.toFixed(1)} GFLOP/s (${c.opsPerCycle} vector FP ops a cycle × 4 lanes × ${c.ghz.toFixed(2)} GHz, ${c.clockFrom}); target ≥ 35 GFLOP/s.`
+      : '',
+  ].join('\n');
+}
+
+function benchTrain(ctx) {
+  const f = benchFile(ctx, 'train');
+  if (!f) return missingBench('train', 'bench/train.mjs');
+  const d = f.data;
+  const rows = [];
+  for (const [name, r] of [['native', d.native], ['wasm (Node)', d.wasm]]) {
+    if (!r) continue;
+    rows.push([`one step, ${name}, CPU ms`, r.step.before_cpu_ms.toFixed(2), r.step.after_cpu_ms.toFixed(2), times(r.step.cpu_ratio)]);
+    rows.push([`one step, ${name}, GFLOP/s`, r.step.before_gflops.toFixed(1), r.step.after_gflops.toFixed(1), '']);
+    if (r.exercise7) rows.push([`exercise 7 default run, ${name}, CPU s${r.exercise7.same_results ? '' : ' (results DIFFER)'}`, r.exercise7.before_cpu_s.toFixed(1), r.exercise7.after_cpu_s.toFixed(1), times(r.exercise7.cpu_ratio)]);
+  }
+  const n = d.native;
+  return [
+    `The plain loops ("before") and the kernels ("after") alternately in one process; from [\`bench/results/train.json\`](${linkTo(ctx, f.path)})${n ? `: ${n.processor}, clock measured ${n.measured_ghz.toFixed(2)} GHz, ceiling ${n.ceiling_gflops.toFixed(1)} GFLOP/s (${n.vector_ops_per_cycle} vector FP ops a cycle × 4 lanes)` : ''}; load average at the end ${d.load || 'unknown'}.`,
+    '',
+    table(['row', 'before', 'after', 'ratio'], rows),
+  ].join('\n');
+}
+
 export const generators = {
   'extend-table': extendTable,
   'extend-facts': extendFacts,
@@ -514,6 +574,9 @@ export const generators = {
   'bench-attention': benchAttention,
   'bench-load': benchLoad,
   'bench-ui': benchUi,
+  'bench-workers': benchWorkers,
+  'bench-attention-workers': benchAttentionWorkers,
+  'bench-train': benchTrain,
   'bench-instructor': benchInstructor,
   'bench-tables': benchTables,
   'bench-python': benchPython,
