@@ -38,6 +38,30 @@ function fail(message) {
 
 mkdirSync(dist, { recursive: true });
 
+// The bench's training times (web/js/bench-times.js): only what the file
+// measured, checked; anything missing or odd leaves the page's sentence out.
+function benchTimes() {
+  let r;
+  try {
+    r = JSON.parse(readFileSync(join(root, 'bench', 'results', 'workers.json'), 'utf8'));
+  } catch {
+    return null;
+  }
+  const pos = (x) => typeof x === 'number' && Number.isFinite(x) && x > 0 && x < 1e5;
+  const e = r?.exercise7;
+  const workers = e?.workers;
+  const out = {
+    date: String(r?.date ?? '').slice(0, 10),
+    cpu: String(r?.machine?.cpu ?? '').slice(0, 60),
+    cpus: r?.machine?.cpus,
+    load: r?.machine?.load_average_start,
+    ex7: { workers, after_s: e?.medians?.[workers], one_s: e?.medians?.['1'] },
+  };
+  const ok = /^\d{4}-\d{2}-\d{2}$/.test(out.date) && out.cpu && Number.isInteger(out.cpus) && Number.isInteger(workers) && workers >= 2 && pos(out.ex7.after_s) && pos(out.ex7.one_s) && typeof out.load === 'number' && out.load >= 0;
+  if (!ok) console.warn('build-web: bench/results/workers.json has no usable exercise 7 times: the page says nothing about the run\'s length in advance');
+  return ok ? out : null;
+}
+
 let exercises;
 try {
   exercises = loadExercises(join(root, 'exercises'));
@@ -98,6 +122,7 @@ try {
     define: {
       __EXERCISES__: JSON.stringify(exercises),
       __WORKER_SOURCES__: JSON.stringify(workerSources),
+      __BENCH_TIMES__: JSON.stringify(benchTimes()),
     },
   });
   // The class results page (instructor.html): the same exercises and core Worker.

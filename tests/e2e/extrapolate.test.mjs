@@ -7,7 +7,7 @@
 // test-artifacts/extrapolate-full.json.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { startLab, openPage, urlFor, gotoReady, artifacts, axeViolations, root } from './helpers.mjs';
@@ -25,6 +25,27 @@ before(async () => {
 after(async () => {
   await lab?.close();
 });
+
+// What the page says about how long the default experiment takes is the
+// bench's measurement (bench/results/workers.json, put in at build time), read
+// here from the file itself; with no result file, the page says nothing.
+async function assertBenchSentence(page, lang) {
+  const file = join(root, 'bench', 'results', 'workers.json');
+  const sentence = page.locator(`${W} .extrap-bench-time`);
+  if (!existsSync(file)) {
+    assert.equal(await sentence.count(), 0, 'no bench result, no sentence');
+    return;
+  }
+  const r = JSON.parse(readFileSync(file, 'utf8'));
+  const n = r.exercise7.workers;
+  const after = r.exercise7.medians[n].toFixed(1);
+  const one = r.exercise7.medians['1'].toFixed(1);
+  const text = await sentence.innerText();
+  const date = r.date.slice(0, 10);
+  if (lang === 'en') assert.ok(text.includes(`measured on ${date}`) && text.includes(`took ${after} s with ${n} Web Workers and ${one} s with one`), text);
+  else assert.ok(text.includes(`${date} に`) && text.includes(`Web Worker ${n} つで ${after} 秒、1 つで ${one} 秒`), text);
+  assert.ok(text.includes(`load ${r.machine.load_average_start.toFixed(1)}`) || text.includes(`負荷 ${r.machine.load_average_start.toFixed(1)}`), text);
+}
 
 // The same experiment in Node: one ExtrapolationRun per scheme and seed.
 function nodeRun(scheme, seed, steps) {
@@ -197,6 +218,7 @@ test('bad input is explained in place; the URL keeps only valid settings; a core
   await gotoReady(page, urlFor(lab, 'http', { ex: 'train-short-test-long', lang: 'en' }));
   const msg = page.locator(`${W} .extrap-msg`);
   const train = () => page.click(`${W} .train-button`);
+  await assertBenchSentence(page, 'en');
   for (const s of ['learned', 'sinusoidal', 'rope', 'alibi', 'none']) await page.uncheck(`#train-scheme-${s}`);
   await train();
   assert.equal(await msg.textContent(), 'Choose at least one position encoding scheme.');
@@ -247,11 +269,12 @@ test('bad input is explained in place; the URL keeps only valid settings; a core
   await page.screenshot({ path: join(artifacts, 'http-en-extrapolate-errors.png'), fullPage: true });
 
   // A link with an unknown scheme says so and keeps the known ones.
-  await gotoReady(page, urlFor(lab, 'http', { ex: 'train-short-test-long', lang: 'en', extra: '&schemes=rope,fourier&seeds=3&steps=abc' }));
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'train-short-test-long', lang: 'en', extra: '&schemes=rope,fourier&seeds=3&steps=abc&kernels=plain' }));
   // The same exercise with another hash: the old page still says data-ready, so wait for the new message.
   await msg.filter({ hasText: 'fourier' }).waitFor({ timeout: 30000 });
   assert.match(await msg.textContent(), /unknown scheme "fourier"; the schemes are learned, sinusoidal, rope, alibi, none/);
   assert.match(await msg.textContent(), /Training steps "abc" is not a whole number/);
+  assert.match(await msg.textContent(), /The link's kernels="plain" is not used: the only value allowed is kernels=reference/);
   assert.deepEqual(await page.locator(`${W} .extrap-schemes input`).evaluateAll((bs) => bs.filter((b) => b.checked).map((b) => b.value)), ['rope']);
   assert.deepEqual(problems.console, [], 'console errors');
   await context.close();
@@ -262,6 +285,7 @@ test('the step numbers and links still work with the exercise after the 1024 wal
   await gotoReady(page, urlFor(lab, 'http', { ex: 'train-short-test-long' }));
   const total = loadExercises(join(root, 'exercises')).length;
   assert.equal(await page.locator('.crumb').textContent(), `演習 7 / ${total}`);
+  await assertBenchSentence(page, 'ja');
   assert.equal(await page.locator('.steps-nav a[aria-current="page"] .n').textContent(), '7');
   assert.match(await page.locator('.pager .prev').getAttribute('href'), /ex=wall-1024/);
   assert.match(await page.locator('.pager .next').getAttribute('href'), /ex=rope/);

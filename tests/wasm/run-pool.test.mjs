@@ -7,9 +7,9 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadLab } from './helpers.mjs';
-import { train, runList } from '../../web/js/core/train-loop.js';
+import { train, runList, withKernels } from '../../web/js/core/train-loop.js';
 import { extend } from '../../web/js/core/extend-loop.js';
-import { MAX_WORKERS, parseWorkerCount, poolSize, makeRunQueue, insertInOrder, makeStepCount } from '../../web/js/core/run-pool.js';
+import { MAX_WORKERS, parseKernels, parseWorkerCount, poolSize, makeRunQueue, insertInOrder, makeStepCount } from '../../web/js/core/run-pool.js';
 
 let lab;
 before(async () => {
@@ -34,6 +34,20 @@ test('parseWorkerCount: a whole number from 1 to MAX_WORKERS; anything else says
     assert.equal(r.error.params.value, bad);
   }
   assert.equal(parseWorkerCount('x'.repeat(500)).error.params.value.length, 40, 'a long value is cut in the message');
+});
+
+test('parseKernels: only kernels=reference (the bench\'s "before"); anything else says what is allowed', () => {
+  assert.deepEqual(parseKernels(undefined), { kernels: null });
+  assert.deepEqual(parseKernels(null), { kernels: null });
+  assert.deepEqual(parseKernels('reference'), { kernels: 'reference' });
+  assert.deepEqual(parseKernels(' reference '), { kernels: 'reference' });
+  for (const bad of ['', 'Reference', 'kernels', 'plain', 'reference,x', '1', '<b>']) {
+    const r = parseKernels(bad);
+    assert.equal(r.error?.code, 'bad_kernels', `"${bad}" is refused`);
+    assert.equal(r.error.params.allowed, 'reference');
+    assert.equal(r.error.params.value, bad);
+  }
+  assert.equal(parseKernels('r'.repeat(500)).error.params.value.length, 40, 'a long value is cut in the message');
 });
 
 test('poolSize: the link’s count, else the cores; at most MAX_WORKERS and the runs; at least 1', () => {
@@ -124,6 +138,33 @@ test('train(): 1, 2 and 3 loops sharing a queue give the one-loop numbers bit fo
     assert.deepEqual(many.results.map(strip), one.results.map(strip), `${loops} loops: results`);
     assert.deepEqual(many.losses, one.losses, `${loops} loops: losses`);
   }
+});
+
+test('withKernels: kernels=reference trains with the plain loops (switched on during the run, off after, even after an error) and gives the same numbers', async () => {
+  assert.equal(lab.trainKernelsReference(), false, 'the kernels are the default');
+  assert.throws(() => lab.trainKernelsReference('yes'), /true or false/);
+  assert.throws(() => lab.trainKernelsReference(1), /true or false/);
+  assert.equal(lab.trainKernelsReference(), false, 'a refused value changes nothing');
+  const options = { schemes: ['learned', 'rope'], seeds: [3], steps: 10, chunk: 5 };
+  const run = async (o) => {
+    const seen = [];
+    const losses = [];
+    const results = [];
+    const outcome = await withKernels(lab, o, () =>
+      train(lab, o, { progress: (p) => { seen.push(lab.trainKernelsReference()); losses.push(...p.loss); }, result: (r) => results.push(r.evaluation) }, { isCancelled: () => false, yieldNow: turn }),
+    );
+    return { outcome, seen, losses, results };
+  };
+  const kernels = await run(options);
+  const reference = await run({ ...options, kernels: 'reference' });
+  assert.deepEqual([kernels.outcome, reference.outcome], ['done', 'done']);
+  assert.ok(kernels.seen.length > 0 && kernels.seen.every((x) => x === false), 'no kernels option: the kernels train');
+  assert.ok(reference.seen.length > 0 && reference.seen.every((x) => x === true), 'kernels=reference: the plain loops train');
+  assert.equal(lab.trainKernelsReference(), false, 'the kernels again after the run');
+  assert.deepEqual(reference.losses, kernels.losses, 'the same losses, bit for bit');
+  assert.deepEqual(reference.results, kernels.results, 'the same evaluations');
+  await assert.rejects(withKernels(lab, { kernels: 'reference' }, async () => { throw new Error('boom'); }), /boom/);
+  assert.equal(lab.trainKernelsReference(), false, 'set back after an error too');
 });
 
 test('train(): a run index outside the experiment is refused', async () => {

@@ -8,8 +8,9 @@
 const NUMBER_KEYS = ['d', 'seed', 'heads', 'pos', 'm', 'n', 'k', 'pair'];
 // Kept as typed, so that the widget can say what is wrong with a bad value
 // (the training widget's schemes=learned,none&seeds=1,2&steps=100; workers=2 fixes
-// how many Web Workers train, for tests and the bench).
-const TEXT_KEYS = ['schemes', 'seeds', 'steps', 'workers'];
+// how many Web Workers train, for tests and the bench; kernels=reference trains
+// with the core's plain loops, the bench's "before").
+const TEXT_KEYS = ['schemes', 'seeds', 'steps', 'workers', 'kernels'];
 
 export function readState(loc = window.location) {
   const state = {};

@@ -1,11 +1,14 @@
 // Bindings the benchmark and the kernel tests need beside the lab's API: the
 // random projections forward() uses (so tfjs and plain JS can compute the same
-// attention), and the size of wasm memory (memory only grows, so this is its peak).
+// attention), the size of wasm memory (memory only grows, so this is its peak), and
+// the switch to the training's plain loops (train_kernels::set_reference: the
+// bench's "before", in a page Worker through the link's kernels=reference).
 #include <emscripten/bind.h>
 
 #include "convert.hpp"
 #include "poslab/attention.hpp"
 #include "poslab/model.hpp"
+#include "poslab/train_kernels.hpp"
 
 namespace poslab::wasm {
 namespace {
@@ -33,6 +36,21 @@ val wasm_memory_bytes_js(val) {
     return val(static_cast<double>(__builtin_wasm_memory_size(0)) * 65536.0);
 }
 
+// on: true runs the training's plain loops (the reference), false the kernels.
+// Returns whether the reference is on now. Anything but a boolean is refused.
+val train_kernels_reference_js(val on) {
+    return guarded([&] {
+        if (!on.isUndefined()) {
+            if (on.typeOf().as<std::string>() != "boolean")
+                throw InvalidArgument("bad_option_type",
+                                      "trainKernelsReference takes true or false, got " + js_type(on),
+                                      {{"option", "on"}});
+            train_kernels::set_reference(on.as<bool>());
+        }
+        return val(train_kernels::reference());
+    });
+}
+
 }  // namespace
 }  // namespace poslab::wasm
 
@@ -40,4 +58,5 @@ EMSCRIPTEN_BINDINGS(poslab_bench) {
     using namespace poslab::wasm;
     emscripten::function("raw_attentionWeights", &attention_weights_js);
     emscripten::function("raw_wasmMemoryBytes", &wasm_memory_bytes_js);
+    emscripten::function("raw_trainKernelsReference", &train_kernels_reference_js);
 }

@@ -836,4 +836,10 @@ export interface PositionLabBench {
   attentionWeights(options: { dModel: number; seed?: number }): { wq: Matrix; wk: Matrix; wv: Matrix; wo: Matrix };
   /** Current wasm memory in bytes (memory only grows, so this is the peak). */
   wasmMemoryBytes(): number;
+  /**
+   * The training's plain loops (true) or its kernels (false, the default): the same numbers,
+   * bit for bit; the bench's "before". Without an argument, says which is on.
+   * Applies to this instance of the core only (each Web Worker has its own).
+   */
+  trainKernelsReference(on?: boolean): boolean;
 }

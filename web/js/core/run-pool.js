@@ -23,6 +23,16 @@ export function parseWorkerCount(text) {
   return { error: { code: 'bad_workers', params: { value: String(text).slice(0, 40), min: '1', max: String(MAX_WORKERS) } } };
 }
 
+// kernels=reference in the link (a bench's "before", bench/workers.mjs): the
+// training Workers run the core's plain loops instead of its kernels
+// (trainKernelsReference; the same numbers, bit for bit, only slower).
+// { kernels: 'reference' }, { kernels: null } when absent, or { error }.
+export function parseKernels(text) {
+  if (text === undefined || text === null) return { kernels: null };
+  if (String(text).trim() === 'reference') return { kernels: 'reference' };
+  return { error: { code: 'bad_kernels', params: { value: String(text).slice(0, 40), allowed: 'reference' } } };
+}
+
 // How many Workers to start: the count fixed in the link, else the browser's
 // navigator.hardwareConcurrency; never more than MAX_WORKERS or than there
 // are runs, never fewer than 1.

@@ -37,6 +37,20 @@ export function evalEvery(steps, chunk) {
   return Math.max(c, Math.ceil(steps / 10 / c) * c);
 }
 
+// Runs fn() with the core's training loops chosen by options.kernels:
+// 'reference' for the plain loops (the bench's "before": kernels=reference in
+// the link), else the kernels; both give the same numbers, bit for bit. The
+// choice is the core instance's own, so it is set back to the kernels after.
+export async function withKernels(lab, options, fn) {
+  const reference = options?.kernels === 'reference';
+  if (reference) lab.trainKernelsReference(true);
+  try {
+    return await fn();
+  } finally {
+    if (reference) lab.trainKernelsReference(false);
+  }
+}
+
 const evaluationOf = (ev) => ({ exactMatch: Array.from(ev.exactMatch), solvedUpTo: ev.solvedUpTo, meanExtrapolated: ev.meanExtrapolated, trainMax: ev.trainMax, testMax: ev.testMax, step: ev.step });
 
 // options: { schemes, seeds, steps, chunk, live? } (live: false leaves the tests during training out).

@@ -13,7 +13,7 @@
 // with options.pooled trains only the runs the page hands it, asking for
 // each in turn: out {id, type: 'next'}, in {type: 'run', id, index} (index
 // null: no run left for this Worker, the job ends with 'done').
-import { train, makeYield, makeGate, errorRecord } from './train-loop.js';
+import { train, makeYield, makeGate, errorRecord, withKernels } from './train-loop.js';
 import { extend } from './extend-loop.js';
 import { loadGlue, workerLab } from './core-instantiate.js';
 
@@ -82,11 +82,13 @@ async function job(id, options) {
                 post({ type: 'next' });
               })
       : null;
-    const outcome = await loop(
-      lab,
-      options,
-      { progress: (p) => post({ type: 'progress', ...p }), result: (r) => post({ type: 'result', ...r }) },
-      { isCancelled: () => cancelled.has(id), yieldNow, gate: control.gate, nextRun },
+    const outcome = await withKernels(lab, options, () =>
+      loop(
+        lab,
+        options,
+        { progress: (p) => post({ type: 'progress', ...p }), result: (r) => post({ type: 'result', ...r }) },
+        { isCancelled: () => cancelled.has(id), yieldNow, gate: control.gate, nextRun },
+      ),
     );
     post({ type: outcome });
   } catch (e) {

@@ -10,7 +10,7 @@
 // stays responsive and Cancel works. The session lives outside the widget, so
 // a re-rendered page (e.g. a language switch) picks it up again; when no
 // widget is left to show it, it is cancelled.
-import { train, makeYield, makeGate, runList } from './train-loop.js';
+import { train, makeYield, makeGate, runList, withKernels } from './train-loop.js';
 import { extend } from './extend-loop.js';
 import { CoreError, startCoreWorker } from './core-client.js';
 import { loadCoreCode } from './core-loader.js';
@@ -64,8 +64,9 @@ async function getMainLab(core) {
   return mainLab;
 }
 
-// options: { schemes, seeds, steps, workers? } (workers: how many Workers, 1 to
-// MAX_WORKERS; absent, navigator.hardwareConcurrency, capped). Returns the session:
+// options: { schemes, seeds, steps, workers?, kernels? } (workers: how many Workers, 1 to
+// MAX_WORKERS; absent, navigator.hardwareConcurrency, capped; kernels: 'reference' trains
+// with the core's plain loops, the bench's "before"). Returns the session:
 // { id, options, status: 'starting' | 'running' | 'cancelling' | 'done' | 'cancelled' | 'error',
 //   mode: 'worker' | 'main', workers: how many Workers, runs: [{scheme, seed}], losses: {"scheme|seed": [loss per step]},
 //   results: [{run, scheme, seed, evaluation, seconds}] in run order, live: {"scheme|seed": the latest evaluation during training},
@@ -319,7 +320,8 @@ export function startTraining(options, { core } = {}) {
       const lab = await getMainLab(core);
       if (s.status === 'starting') s.status = 'running';
       notify();
-      const outcome = await (isExtend ? extend : train)(lab, { ...options, chunk: MAIN_CHUNK }, { progress: onProgress, result: onResult }, { isCancelled: () => cancelled, yieldNow: makeYield(), gate: gate.gate });
+      const mainOptions = { ...options, chunk: MAIN_CHUNK };
+      const outcome = await withKernels(lab, mainOptions, () => (isExtend ? extend : train)(lab, mainOptions, { progress: onProgress, result: onResult }, { isCancelled: () => cancelled, yieldNow: makeYield(), gate: gate.gate }));
       finish(outcome);
     } catch (e) {
       finish('error', e instanceof CoreError ? e : new CoreError({ message: String(e?.message ?? e), code: e?.code ?? 'error', params: e?.params ?? {} }));

@@ -12,7 +12,8 @@ import { richBlock, richInline } from '../rich.js';
 import { lineplot } from './lineplot.js';
 import { startTraining, activeSession } from '../core/trainer.js';
 import { evalEvery } from '../core/train-loop.js';
-import { parseWorkerCount } from '../core/run-pool.js';
+import { parseKernels, parseWorkerCount } from '../core/run-pool.js';
+import { benchTimes } from '../bench-times.js';
 import { rankRun, predictionOutcome, saveRun, loadRun } from './extrap-run.js';
 
 export const SCHEMES = ['learned', 'sinusoidal', 'rope', 'alibi', 'none'];
@@ -25,7 +26,12 @@ export const STEPS_MAX = 2000; // the core allows 20000; 15 runs of 2000 steps a
 // the results carry their own trainMax and testMax.
 const TRAIN_MAX = 16;
 const TEST_MAX = 48;
-const REDRAW_MS = 200; // the loss curves are redrawn at most this often
+// While training, the progress line is rewritten at most every PROGRESS_MS
+// and the loss curves redrawn at most every REDRAW_MS (a change of status or
+// pause, and the end, are drawn at once): with several Workers reporting every
+// few tens of milliseconds, drawing each report kept the main thread busy.
+const PROGRESS_MS = 250;
+const REDRAW_MS = 1000;
 
 // "1, 2, 3" (also 、 and full-width digits) → { seeds } or { error }.
 export function parseSeeds(text) {
@@ -84,6 +90,8 @@ export function mount(el, block, ctx) {
       h('div', { class: 'extrap-buttons' }, trainButton, pauseButton, stepButton, cancelButton),
     ),
     h('p', { class: 'help extrap-controls-help', id: `${id}-controls-help` }, t('extrap.controls_help')),
+    // How long the default experiment took when the bench last measured it (never a promise).
+    benchTimes ? h('p', { class: 'help extrap-bench-time' }, t('extrap.bench_time', { date: benchTimes.date, cpus: benchTimes.cpus, cpu: benchTimes.cpu, load: fmt(benchTimes.load, 1), workers: benchTimes.ex7.workers, after: fmt(benchTimes.ex7.after_s, 1), one: fmt(benchTimes.ex7.one_s, 1) })) : null,
     msg,
   );
 
@@ -125,6 +133,7 @@ export function mount(el, block, ctx) {
     return o;
   }
   const workersFromUrl = parseWorkerCount(ctx.getUrl('workers'));
+  const kernelsFromUrl = parseKernels(ctx.getUrl('kernels')); // the bench's "before" (run-pool.js)
   // From the URL: shown as given; what is wrong is said in place.
   (function fromUrl() {
     const problems = [];
@@ -144,6 +153,7 @@ export function mount(el, block, ctx) {
     // bench; absent, the browser's core count). A bad value is said and ignored.
     const workersProblem = workersFromUrl.error ? t('extrap.bad_workers', workersFromUrl.error.params) : null;
     if (workersProblem) problems.push(workersProblem);
+    if (kernelsFromUrl.error) problems.push(t('extrap.bad_kernels', kernelsFromUrl.error.params));
     const r = readForm();
     if (stepsProblem) problems.push(stepsProblem);
     else if (r.error) problems.push(r.error);
@@ -468,9 +478,25 @@ export function mount(el, block, ctx) {
     ctx.changed(id, false);
   }
 
+  // A report during training is drawn at most every PROGRESS_MS (the last one
+  // always, by a timer); anything else (a new session, status, pause or hold) at once.
+  let lastRender = 0;
+  let renderTimer = null;
+  let heldBefore = false;
+  function update(s) {
+    const now = performance.now();
+    const urgent = s !== session || s.status !== lastStatus || !!s.paused !== pausedBefore || !!s.held !== heldBefore || s.status !== 'running';
+    clearTimeout(renderTimer);
+    if (urgent || now - lastRender >= PROGRESS_MS) {
+      heldBefore = !!s.held;
+      lastRender = now;
+      render(s);
+    } else renderTimer = setTimeout(() => el.isConnected && update(s), PROGRESS_MS - (now - lastRender));
+  }
+
   function attach(s) {
-    s.subscribe(render, () => el.isConnected);
-    render(s);
+    s.subscribe(update, () => el.isConnected);
+    update(s);
   }
 
   form.addEventListener('submit', (e) => {
@@ -478,7 +504,7 @@ export function mount(el, block, ctx) {
     const o = commit();
     if (!o) return;
     try {
-      const s = startTraining(workersFromUrl.count ? { ...o, workers: workersFromUrl.count } : o, { core: ctx.core });
+      const s = startTraining({ ...o, ...(workersFromUrl.count ? { workers: workersFromUrl.count } : {}), ...(kernelsFromUrl.kernels ? { kernels: kernelsFromUrl.kernels } : {}) }, { core: ctx.core });
       closePrediction();
       attach(s);
     } catch (err) {

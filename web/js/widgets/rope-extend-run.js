@@ -13,7 +13,7 @@ import { h, errorBox, fmt } from '../dom.js';
 import { t } from '../i18n.js';
 import { lineplot } from './lineplot.js';
 import { startTraining, activeSession } from '../core/trainer.js';
-import { parseWorkerCount } from '../core/run-pool.js';
+import { parseKernels, parseWorkerCount } from '../core/run-pool.js';
 import { linkMethods } from './method-link.js';
 
 export const METHODS = ['none', 'pi', 'ntk', 'yarn'];
@@ -200,6 +200,8 @@ export function mount(el, block, ctx) {
   // browser's core count). A bad value is said here and ignored.
   const workersFromUrl = parseWorkerCount(ctx.getUrl?.('workers'));
   if (workersFromUrl.error) statusBox.before(h('p', { class: 'control-msg extrap-msg', role: 'alert' }, t('extrap.bad_workers', workersFromUrl.error.params)));
+  const kernelsFromUrl = parseKernels(ctx.getUrl?.('kernels')); // the bench's "before" (run-pool.js)
+  if (kernelsFromUrl.error) statusBox.before(h('p', { class: 'control-msg extrap-msg', role: 'alert' }, t('extrap.bad_kernels', kernelsFromUrl.error.params)));
 
   // A method's curves and row light up with its angle map above (method-link.js), and the other way round.
   const links = linkMethods(el);
@@ -278,7 +280,7 @@ export function mount(el, block, ctx) {
   runButton.addEventListener('click', () => {
     let s;
     try {
-      s = startTraining({ kind: 'extend', seeds: w.state.seeds, methods: METHODS, ...RUN, ...(workersFromUrl.count ? { workers: workersFromUrl.count } : {}) }, { core: ctx.core });
+      s = startTraining({ kind: 'extend', seeds: w.state.seeds, methods: METHODS, ...RUN, ...(workersFromUrl.count ? { workers: workersFromUrl.count } : {}), ...(kernelsFromUrl.kernels ? { kernels: kernelsFromUrl.kernels } : {}) }, { core: ctx.core });
     } catch (e) {
       outcome.textContent = t('extrun.busy');
       return;
