@@ -57,6 +57,9 @@ function benchTimes() {
     load: r?.machine?.load_average_start,
     ex7: { workers, after_s: e?.medians?.[workers], one_s: e?.medians?.['1'] },
   };
+  const e9 = r?.exercise9;
+  const ex9 = { workers: 2, after_s: e9?.medians?.['2'], one_s: e9?.medians?.['1'] };
+  if (pos(ex9.after_s) && pos(ex9.one_s)) out.ex9 = ex9; // exercise 9 Part 2, two seeds
   const ok = /^\d{4}-\d{2}-\d{2}$/.test(out.date) && out.cpu && Number.isInteger(out.cpus) && Number.isInteger(workers) && workers >= 2 && pos(out.ex7.after_s) && pos(out.ex7.one_s) && typeof out.load === 'number' && out.load >= 0;
   if (!ok) console.warn('build-web: bench/results/workers.json has no usable exercise 7 times: the page says nothing about the run\'s length in advance');
   return ok ? out : null;

@@ -143,6 +143,8 @@ for (const mode of ['http', 'file']) {
     await gotoReady(page, urlFor(lab, mode, { ex: 'train-short-test-long', extra: '&seeds=1', lang: 'en' }));
     await page.click(`${W} .train-button`);
     await page.waitForFunction((w) => Number(document.querySelector(`${w} [role="progressbar"]`)?.dataset.stepsDone) >= 20, W);
+    // The progress line estimates the time left from the run's own pace (5 runs × 400 steps, none done yet).
+    await page.waitForFunction((w) => /^[A-Za-z]+ \(seed 1\): step \d+ of 400 — run \d of 5 \(\d+% in all\) — runs done: \d of 5; about \d+ s left \(estimated from the [\d.]+ s of training so far\)$/.test(document.querySelector(`${w} .progress-text`)?.textContent ?? ''), W);
     // Training started before a prediction: the prediction is closed (issue 22), not open to a guess made later.
     assert.equal(await page.locator('#predict-rope').isDisabled(), true);
     assert.equal(await page.locator('[data-question="predict"] .prediction-closed').count(), 1);

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startLab, openPage, gotoReady, axeViolations, cliPath, root, artifacts } from './helpers.mjs';
 
@@ -155,6 +155,14 @@ for (const mode of ['http', 'file']) test(`${mode} en: Part 2 runs in the Worker
   const { page, context, problems } = await openPage(lab, mode);
   await gotoReady(page, `${lab.bases[mode]}?learner=ren#ex=rope-extend&lang=en`);
   await page.waitForSelector('.extrun-results');
+  // How long two seeds took is the bench's measurement (bench/results/workers.json, read here), or nothing.
+  const benchFile = join(root, 'bench', 'results', 'workers.json');
+  const benchLine = page.locator('.extrun-bench-time');
+  if (existsSync(benchFile)) {
+    const r = JSON.parse(readFileSync(benchFile, 'utf8'));
+    assert.ok((await benchLine.innerText()).includes(`two seeds took ${r.exercise9.medians['2'].toFixed(1)} s with 2 Web Workers and ${r.exercise9.medians['1'].toFixed(1)} s with one`));
+  } else assert.equal(await benchLine.count(), 0);
+  assert.doesNotMatch(await page.locator('.extrun-results').innerText(), /about 10 seconds/);
   // The question on the student's own run is locked until a run has finished.
   const runQ = '[data-question="run-solved-all"]';
   assert.match(await page.locator(`${runQ} .run-note`).textContent(), /This question reads your own run\. Run the experiment above to the end/);

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { loadLab } from './helpers.mjs';
 import { train, runList, withKernels } from '../../web/js/core/train-loop.js';
 import { extend } from '../../web/js/core/extend-loop.js';
-import { MAX_WORKERS, parseKernels, parseWorkerCount, poolSize, makeRunQueue, insertInOrder, makeStepCount } from '../../web/js/core/run-pool.js';
+import { MAX_WORKERS, parseKernels, parseWorkerCount, poolSize, timeLeft, makeRunQueue, insertInOrder, makeStepCount } from '../../web/js/core/run-pool.js';
 
 let lab;
 before(async () => {
@@ -48,6 +48,15 @@ test('parseKernels: only kernels=reference (the bench\'s "before"); anything els
     assert.equal(r.error.params.value, bad);
   }
   assert.equal(parseKernels('r'.repeat(500)).error.params.value.length, 40, 'a long value is cut in the message');
+});
+
+test('timeLeft: the rest of the steps at the pace so far; nothing before the first step', () => {
+  // 3 s for 30 of 120 steps: 0.1 s a step, 90 steps left → 9 s.
+  const r = timeLeft({ activeMs: 3000, stepsDone: 30, stepsTotal: 120 });
+  assert.equal(r.spent, 3);
+  assert.ok(Math.abs(r.left - 9) < 1e-12, String(r.left));
+  assert.deepEqual(timeLeft({ activeMs: 5000, stepsDone: 50, stepsTotal: 50 }), { spent: 5, left: 0 });
+  for (const bad of [{ activeMs: 1000, stepsDone: 0, stepsTotal: 10 }, { activeMs: 1000, stepsDone: 20, stepsTotal: 10 }, { activeMs: -1, stepsDone: 1, stepsTotal: 10 }, { activeMs: NaN, stepsDone: 1, stepsTotal: 10 }, { activeMs: 1000, stepsDone: undefined, stepsTotal: 10 }]) assert.equal(timeLeft(bad), null, JSON.stringify(bad));
 });
 
 test('poolSize: the link’s count, else the cores; at most MAX_WORKERS and the runs; at least 1', () => {

@@ -5,5 +5,6 @@
 // date, machine and load, never a promise. null when no bench result was
 // there at build time: the page then says nothing about the time in advance
 // (its progress line still estimates the time left from the run's own pace).
-// Shape: { date, cpu, cpus, load, ex7: { workers, after_s, one_s } }.
+// Shape: { date, cpu, cpus, load, ex7: { workers, after_s, one_s }, ex9?: the same
+// for exercise 9's Part 2 (two seeds) }.
 export const benchTimes = typeof __BENCH_TIMES__ !== 'undefined' ? __BENCH_TIMES__ : null;

@@ -33,6 +33,15 @@ export function parseKernels(text) {
   return { error: { code: 'bad_kernels', params: { value: String(text).slice(0, 40), allowed: 'reference' } } };
 }
 
+// How long a session has left, from its own pace so far (pauses left out by
+// the caller's activeMs): { spent, left } in seconds, or null before the first
+// step is done (no pace yet: the page promises nothing in advance).
+export function timeLeft({ activeMs, stepsDone, stepsTotal }) {
+  if (!(stepsDone > 0) || !(stepsTotal >= stepsDone) || !(activeMs >= 0)) return null;
+  const spent = activeMs / 1000;
+  return { spent, left: (spent / stepsDone) * (stepsTotal - stepsDone) };
+}
+
 // How many Workers to start: the count fixed in the link, else the browser's
 // navigator.hardwareConcurrency; never more than MAX_WORKERS or than there
 // are runs, never fewer than 1.

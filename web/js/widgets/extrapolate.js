@@ -12,7 +12,7 @@ import { richBlock, richInline } from '../rich.js';
 import { lineplot } from './lineplot.js';
 import { startTraining, activeSession } from '../core/trainer.js';
 import { evalEvery } from '../core/train-loop.js';
-import { parseKernels, parseWorkerCount } from '../core/run-pool.js';
+import { parseKernels, parseWorkerCount, timeLeft } from '../core/run-pool.js';
 import { benchTimes } from '../bench-times.js';
 import { rankRun, predictionOutcome, saveRun, loadRun } from './extrap-run.js';
 
@@ -435,11 +435,8 @@ export function mount(el, block, ctx) {
         ? t('extrap.starting')
         : t('extrap.progress', { scheme: schemeName(p.scheme), seed: p.seed, step: p.step, steps: p.steps, run: p.run + 1, runs: p.runs, pct });
     // How long is left, from this run's own pace (pauses left out), never a promise made in advance.
-    if (s.status === 'running' && p.stepsDone > 0 && typeof s.activeMs === 'function') {
-      const spent = s.activeMs() / 1000;
-      const left = (spent / p.stepsDone) * (p.stepsTotal - p.stepsDone);
-      text += ' — ' + t('extrap.time_left', { done: s.results.length, runs: p.runs, left: Math.max(0, Math.round(left)), spent: spent < 10 ? fmt(spent, 1) : Math.round(spent) });
-    }
+    const tl = s.status === 'running' && typeof s.activeMs === 'function' ? timeLeft({ activeMs: s.activeMs(), stepsDone: p.stepsDone, stepsTotal: p.stepsTotal }) : null;
+    if (tl) text += ' — ' + t('extrap.time_left', { done: s.results.length, runs: p.runs, left: Math.round(tl.left), spent: tl.spent < 10 ? fmt(tl.spent, 1) : Math.round(tl.spent) });
     progress.setAttribute('aria-valuenow', String(pct));
     progress.setAttribute('aria-valuetext', text);
     progress.dataset.stepsDone = String(p.stepsDone);

@@ -13,7 +13,8 @@ import { h, errorBox, fmt } from '../dom.js';
 import { t } from '../i18n.js';
 import { lineplot } from './lineplot.js';
 import { startTraining, activeSession } from '../core/trainer.js';
-import { parseKernels, parseWorkerCount } from '../core/run-pool.js';
+import { parseKernels, parseWorkerCount, timeLeft } from '../core/run-pool.js';
+import { benchTimes } from '../bench-times.js';
 import { linkMethods } from './method-link.js';
 
 export const METHODS = ['none', 'pi', 'ntk', 'yarn'];
@@ -187,7 +188,9 @@ export function mount(el, block, ctx) {
   const progressText = h('p', { class: 'progress-text' });
   const statusBox = h('div', { class: 'extrap-status', hidden: true }, progress, progressText);
   const outcome = h('p', { class: 'extrap-outcome', role: 'status', 'aria-live': 'polite' });
-  const results = h('div', { class: 'extrun-results' }, h('p', { class: 'muted' }, t('extrun.before_run')));
+  // Before a run: how long two seeds took when the bench last measured them (web/js/bench-times.js), never a promise.
+  const ex9 = benchTimes?.ex9;
+  const results = h('div', { class: 'extrun-results' }, h('p', { class: 'muted' }, t('extrun.before_run')), ex9 ? h('p', { class: 'help extrun-bench-time' }, t('extrun.bench_time', { date: benchTimes.date, cpus: benchTimes.cpus, cpu: benchTimes.cpu, load: fmt(benchTimes.load, 1), workers: ex9.workers, after: fmt(ex9.after_s, 1), one: fmt(ex9.one_s, 1) })) : null);
   el.append(
     h('p', { class: 'help' }, t('extrun.intro', RUN)),
     h('div', { class: 'extrap-numbers' }, h('div', { class: 'control' }, h('label', { for: seedsSelect.id }, t('extrun.seeds')), seedsSelect), h('div', { class: 'extrap-buttons' }, runButton, cancelButton)),
@@ -258,7 +261,11 @@ export function mount(el, block, ctx) {
     const pct = p.stepsTotal ? Math.round((100 * p.stepsDone) / p.stepsTotal) : 0;
     bar.style.width = `${pct}%`;
     progress.setAttribute('aria-valuenow', String(pct));
-    progressText.textContent = t('extrun.progress', { done: p.stepsDone ?? 0, total: p.stepsTotal ?? 0, seed: p.seed ?? s.options.seeds[0] });
+    let text = t('extrun.progress', { done: p.stepsDone ?? 0, total: p.stepsTotal ?? 0, seed: p.seed ?? s.options.seeds[0] });
+    // Seeds done and the time left, from this run's own pace (as exercise 7's progress line).
+    const tl = s.status === 'running' && typeof s.activeMs === 'function' ? timeLeft({ activeMs: s.activeMs(), stepsDone: p.stepsDone, stepsTotal: p.stepsTotal }) : null;
+    if (tl) text += ' — ' + t('extrap.time_left', { done: s.results.length, runs: s.runs.length, left: Math.round(tl.left), spent: tl.spent < 10 ? fmt(tl.spent, 1) : Math.round(tl.spent) });
+    progressText.textContent = text;
     if (s.status === 'done') {
       const run = { seeds: s.options.seeds, results: s.results.map((r) => ({ seed: r.seed, curves: r.curves })) };
       if (validRun(run)) {
