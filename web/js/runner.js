@@ -58,7 +58,7 @@ export function controls(exercise, app, lab, onChange) {
     const id = `ctl-${c}`;
     if (c === 'sentence') {
       const input = h('input', { id, type: 'text', value: lab.sentence, class: 'sentence-input', maxlength: 20000 });
-      const form = h('form', { class: 'control sentence-control' }, h('label', { for: id }, t('ctl.sentence')), h('div', { class: 'inline' }, input, h('button', { type: 'submit' }, t('ctl.apply'))));
+      const form = h('form', { class: 'control sentence-control' }, h('label', { for: id }, t('ctl.sentence')), h('div', { class: 'inline' }, input, h('button', { type: 'submit' }, h('span', { class: 'copy-long' }, t('ctl.apply')), h('span', { class: 'copy-short' }, t('ctl.apply_short')))));
       form.addEventListener('submit', (e) => {
         e.preventDefault();
         app.setState({ s: input.value, order: undefined });
