@@ -1,7 +1,9 @@
-// node scripts/screenshots.mjs OUTDIR [ids…] — screenshots of the start page
-// and every exercise (or the ids given; "start" for the start page) from
-// dist/, in ja and en, at 1280×800 (the first screen and the full page) and
-// 390×844 (the full page), for a person to look at. LANGS=en and
+// node scripts/screenshots.mjs [OUTDIR] [ids…] — screenshots of the start
+// page and every exercise (or the ids given; "start" for the start page) from
+// dist/, in ja and en, at 1280×800 and 390×844, each the first screen
+// (NAME-first.png) and the full page (NAME-full.png), for a person to look
+// at. OUTDIR is test-artifacts/screens unless given (not committed; an
+// argument that is an exercise id or "start" is taken as an id). LANGS=en and
 // SIZES=1280x800 narrow it; SLICES=1 also cuts each full page into slices
 // that an image viewer shows at full size. Prints, per page, the main
 // visual's box (top, width, height) and any box that scrolls sideways.
@@ -13,10 +15,11 @@ import { fileURLToPath } from 'node:url';
 import { serve } from './serve.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const yaml = createRequire(import.meta.url)('js-yaml');
-const [, , out, ...only] = process.argv;
-mkdirSync(out, { recursive: true });
-if (!out) throw new Error('usage: node scripts/screenshots.mjs OUTDIR [ids…]');
 const ids = readdirSync(join(root, 'exercises')).filter((f) => /^\d.*\.yaml$/.test(f)).map((f) => yaml.load(readFileSync(join(root, 'exercises', f), 'utf8')).id);
+const args = process.argv.slice(2);
+const out = args.length && !ids.includes(args[0]) && args[0] !== 'start' ? args.shift() : join(root, 'test-artifacts', 'screens');
+const only = args;
+mkdirSync(out, { recursive: true });
 const { server, url } = await serve({ root: join(root, 'dist'), port: 0 });
 const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
 const langs = (process.env.LANGS ?? 'ja,en').split(',');
@@ -35,9 +38,11 @@ for (const [w, hgt] of sizes) {
       await p.reload();
       await p.waitForSelector(ex === 'start' ? '.start[data-ready="true"]' : `[data-exercise="${ex}"][data-ready="true"]`, { timeout: 60000 });
       await p.waitForFunction(() => ![...document.querySelectorAll('[data-widget]')].some((w) => w.querySelector('.loading, [aria-busy="true"]')), null, { timeout: 60000 }).catch(() => {});
-      await p.waitForTimeout(700);
+      // Drawn: nothing busy, the fonts in, two frames painted since.
+      await p.waitForFunction(() => !document.querySelector('[data-busy]'), null, { timeout: 60000 }).catch(() => {});
+      await p.evaluate(() => document.fonts.ready.then(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))));
       const name = `${out}/${ex}-${lang}-${w}`;
-      if (w > 800) await p.screenshot({ path: `${name}-first.png` });
+      await p.screenshot({ path: `${name}-first.png` });
       await p.screenshot({ path: `${name}-full.png`, fullPage: true });
       if (process.env.SLICES) {
         const total = await p.evaluate(() => document.documentElement.scrollHeight);

@@ -7,9 +7,10 @@
 // text, question and widget). Two kinds of exercise have no main visual: a
 // quiz or code exercise without any widget, and an exercise that asks a
 // prediction before its picture (the picture stays below the question, so
-// that it does not give the answer away), except where the picture shows
-// nothing of a result before it is run (exercise 7's empty axes: beside the
-// prediction). Then ALiBi's per-head bias maps fit
+// that it does not give the answer away), except where the picture's first
+// state answers nothing (exercise 7's empty axes; exercise 9's angle map,
+// which starts with a method no variant asks): beside the prediction. Then
+// ALiBi's per-head bias maps fit
 // their columns at 1280 px: no heatmap scrolls sideways, labels ≥ 11 px,
 // cells ≥ 8 px wide, each with its data table; and axe finds nothing serious
 // in the two-column layout.
@@ -30,10 +31,11 @@ const NO_WIDGET = ['check', 'write-the-code'];
 // A worksheet (its only widget the input vectors card) would keep one column; the hand
 // calculation has had its drawing (handcalc) since issue 24, so there is none now.
 const WORKSHEET = [];
-const PREDICTION_FIRST = ['rope-extend'];
-// Exercise 7 (issue 24): its training picture shows nothing of a result before a run (empty
-// axes), so it is the main visual beside its prediction (the file's beside_prediction).
-const PREDICTION_BESIDE = ['train-short-test-long'];
+const PREDICTION_FIRST = [];
+// Issue 24: exercise 7's training picture shows nothing of a result before a run (empty axes);
+// exercise 9's angle map starts with PI, which its prediction's variants (none, ntk, base) never
+// ask. Each is the main visual beside its prediction (the file's beside_prediction).
+const PREDICTION_BESIDE = ['train-short-test-long', 'rope-extend'];
 const W = 1280;
 const H = 800;
 

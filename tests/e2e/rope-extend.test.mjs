@@ -26,6 +26,7 @@ function leavingByHand(method, s) {
   const theta = [1, 0.1, 0.01, 0.001];
   const scaled = theta.map((th, i) => {
     if (method === 'none') return th;
+    if (method === 'pi') return th / s; // positions scaled by 1/s
     if (method === 'ntk') return (10000 * s ** (8 / 6)) ** (-i / 4); // base' = base·s^(d/(d−2))
     if (method === 'base') return 500000 ** (-i / 4);
     throw new Error(method);
@@ -80,30 +81,38 @@ for (const { mode, lang, learner } of passes) {
     await page.waitForSelector('.ropeext-table');
     // The question on the student's own run waits for a run, and says so in the page's language.
     assert.match(await page.locator('[data-question="run-solved-all"] .run-note').textContent(), lang === 'ja' ? /あなた自身の実行の結果から答えます。上の「実験を始める」で/ : /reads your own run/);
-    // Defaults: d 8, base 10^4, L 16, s 2, plain RoPE → pairs 1, 2, 3 leave.
+    // Defaults: d 8, base 10^4, L 16, s 2 and position interpolation (the method no variant of
+    // the prediction asks, so the picture beside it gives nothing away): no pair leaves.
     const leavesColumn = () => page.locator('.ropeext-table tbody tr td:last-child').allTextContents();
     const yes = lang === 'ja' ? '出る' : 'yes';
     const no = lang === 'ja' ? '出ない' : 'no';
-    assert.deepEqual(await leavesColumn(), [no, yes, yes, yes]);
-    assert.ok((await page.locator('.ropeext-svg rect[fill^="url("]').count()) > 0, 'unseen angles are hatched');
+    const byHand = (m, s) => ['p0', 'p1', 'p2', 'p3'].map((p) => (leavingByHand(m, s).includes(p) ? yes : no));
+    // The whole column as worked out by hand (one row alone can already say so before the redraw).
+    const columnIs = (want) => page.waitForFunction((w) => JSON.stringify([...document.querySelectorAll('.ropeext-table tbody tr td:last-child')].map((td) => td.textContent)) === w, JSON.stringify(want), { timeout: 20000 });
+    assert.deepEqual(byHand('pi', 2), [no, no, no, no]);
+    assert.equal(await page.locator('select[id$="-method"]').inputValue(), 'pi');
+    assert.deepEqual(await leavesColumn(), byHand('pi', 2));
+    assert.equal(await page.locator('.ropeext-svg rect[fill^="url("]').count(), 0, 'PI: nothing unseen');
 
-    // The method by keyboard: Tab to the select, choose PI with the arrow key.
+    // The method by keyboard: Tab to the select, plain RoPE with the arrow key: pairs 1, 2, 3 leave.
     await page.mouse.click(1, 1);
     await tabTo(page, 'select[id$="-method"]');
-    await page.keyboard.press('ArrowDown'); // none → pi
+    await page.keyboard.press('ArrowUp'); // pi → none
+    await page.waitForFunction(() => document.querySelector('select[id$="-method"]').value === 'none');
+    assert.deepEqual(byHand('none', 2), [no, yes, yes, yes]);
+    await columnIs(byHand('none', 2));
+    assert.ok((await page.locator('.ropeext-svg rect[fill^="url("]').count()) > 0, 'unseen angles are hatched');
+    await page.keyboard.press('ArrowDown'); // none → pi: nothing unseen again
     await page.waitForFunction(() => document.querySelector('select[id$="-method"]').value === 'pi');
-    await page.waitForFunction((n) => [...document.querySelectorAll('.ropeext-table tbody tr td:last-child')].every((td) => td.textContent === n), no);
+    await columnIs(byHand('pi', 2));
     assert.equal(await page.locator('.ropeext-svg rect[fill^="url("]').count(), 0, 'PI: nothing unseen');
     await page.keyboard.press('ArrowDown'); // pi → ntk: the last pair stays (θ₃/s), pairs 1, 2 leave
     await page.waitForFunction(() => document.querySelector('select[id$="-method"]').value === 'ntk');
     // Wait for the whole column to change: under PI every pair already said "no",
     // so waiting on the last row alone would pass before NTK's table is drawn.
-    const ntkByHand = ['p0', 'p1', 'p2', 'p3'].map((p) => (leavingByHand('ntk', 2).includes(p) ? yes : no));
+    const ntkByHand = byHand('ntk', 2);
     assert.deepEqual(ntkByHand, [no, yes, yes, no]);
-    await page
-      .waitForFunction((want) => JSON.stringify([...document.querySelectorAll('.ropeext-table tbody tr td:last-child')].map((td) => td.textContent)) === want, JSON.stringify(ntkByHand), { timeout: 20000 })
-      .catch(() => {});
-    assert.deepEqual(await leavesColumn(), ntkByHand);
+    await columnIs(ntkByHand);
     await page.keyboard.press('ArrowDown'); // ntk → yarn: the paper's edges α = 1, β = 32 and 1/t = (0.1·ln 2 + 1)² = 1.143
     // The NTK note stands until the YaRN one replaces it: wait for YaRN's.
     await page.waitForFunction(() => /1\.143/.test(document.querySelector('.ropeext-note')?.textContent ?? ''));

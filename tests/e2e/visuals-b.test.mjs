@@ -227,19 +227,25 @@ test('exercise 9: pairs linked (map ↔ table) and methods linked (map ↔ the r
         // Hover the map's row of pair 1: the table's row 1 lights, no other.
         await page.hover(`${M} .ropeext-row[data-pair="1"]`);
         assert.deepEqual(await page.locator(`${M} .ropeext-table tr.lit`).evaluateAll((trs) => trs.map((tr) => tr.dataset.pair)), ['1']);
-        // The map draws "none": hovering it lights none's curves and row in the run, and dims the others.
-        assert.equal(await page.locator(`${R} polyline.lit`).count(), 2, 'none’s curve in both plots');
-        assert.equal(await page.locator(`${R} polyline.lit[data-method-key="none"]`).count(), 2);
-        assert.equal(await page.locator(`${R} tr.lit`).getAttribute('data-method'), 'none');
+        // The map starts with PI (no variant of the prediction asks it): hovering it lights PI's
+        // curves and row in the run, and dims the others.
+        assert.equal(await page.locator(`${M} select[id$="-method"]`).inputValue(), 'pi');
+        assert.equal(await page.locator(`${R} polyline.lit`).count(), 2, 'PI’s curve in both plots');
+        assert.equal(await page.locator(`${R} polyline.lit[data-method-key="pi"]`).count(), 2);
+        assert.equal(await page.locator(`${R} tr.lit`).getAttribute('data-method'), 'pi');
         await page.mouse.move(1, 1);
         assert.equal(await page.locator(`${R} polyline.lit`).count(), 0);
         // Tab to a table row header of the map's table (pair 2): the map's row lights.
         await tabTo(page, `${M} .ropeext-table th[tabindex]`, 80);
         const pair = await page.evaluate(() => document.activeElement.closest('tr').dataset.pair);
         assert.equal(await page.locator(`${M} .ropeext-row.lit`).getAttribute('data-pair'), pair);
-        // Tab on to the run's legend: PI's entry lights PI's curves, not the map (it draws none).
+        // Tab on to the run's legend: PI's entry lights PI's curves and the map (it draws PI);
+        // NTK's entry lights NTK's curves, not the map.
         await tabTo(page, `${R} .lp-legend li[data-method-key="pi"]`, 80);
         assert.equal(await page.locator(`${R} polyline.lit[data-method-key="pi"]`).count(), 2, "PI’s curve in both plots");
+        assert.equal(await page.locator(`${M} .ropeext-figure.lit`).count(), 1);
+        await tabTo(page, `${R} .lp-legend li[data-method-key="ntk"]`, 10);
+        assert.equal(await page.locator(`${R} polyline.lit[data-method-key="ntk"]`).count(), 2, "NTK’s curve in both plots");
         assert.equal(await page.locator(`${M} .ropeext-figure.lit`).count(), 0);
       }
       // Change s (2 → 4): animated through the core's maps on the way, or jumped to under reduced motion.
@@ -249,7 +255,7 @@ test('exercise 9: pairs linked (map ↔ table) and methods linked (map ↔ the r
       if (reducedMotion === 'reduce') assert.equal(frames, 0);
       else assert.equal(frames, 7);
       // The end state is the core's map for s = 4: round(4 · 16) + 1 = 65 positions, 4 pairs.
-      const m = core.ropeAngleMap({ d: 8, base: 10000, trainedLength: 16, s: 4, method: 'none', yarnEdges: 'paper' });
+      const m = core.ropeAngleMap({ d: 8, base: 10000, trainedLength: 16, s: 4, method: 'pi', yarnEdges: 'paper' });
       assert.equal(m.positions, 65);
       const drawn = await page.evaluate((w) => [...document.querySelectorAll(`${w} .ropeext-row`)].map((g) => g.querySelectorAll('rect:not(.ropeext-row-ring)').length), M);
       assert.deepEqual(drawn, Array(m.pairs).fill(m.positions));

@@ -91,21 +91,44 @@ test('phone: a formula wider than the screen scrolls in its own box, is reachabl
   await context.close();
 });
 
-test('phone: heatmap word labels stand upright and do not overlap; the grid fits', { timeout: 60000 }, async () => {
+test('phone: heatmap word labels turned sideways as one line each (ja too), cut with "…" and a title, not overlapping; the grid fits', { timeout: 60000 }, async () => {
   const { page, context, problems } = await openPage(lab, 'http', { viewport: VIEWPORTS.phone });
   await gotoReady(page, urlFor(lab, 'http', { ex: 'formula' }));
   const labels = await page.locator('.heatmap-grid').first().locator('.hm-col-label').evaluateAll((els) => els.map((e) => {
     const r = e.getBoundingClientRect();
+    const s = getComputedStyle(e);
     let w = 0;
-    for (const n of e.childNodes) {
-      const range = document.createRange();
-      range.selectNodeContents(n);
-      for (const rect of range.getClientRects()) w = Math.max(w, rect.right);
-    }
-    return { left: r.left, right: r.right, textRight: w, text: e.textContent };
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    const rects = [...range.getClientRects()].filter((x) => x.width > 0 && x.height > 0);
+    for (const rect of rects) w = Math.max(w, rect.right);
+    const fontPx = parseFloat(s.fontSize);
+    return {
+      left: r.left,
+      textRight: w,
+      text: e.textContent,
+      title: e.title,
+      writingMode: s.writingMode,
+      orientation: s.textOrientation,
+      // One column of text in vertical writing: every line box at one x.
+      columns: new Set(rects.map((x) => Math.round(x.left))).size,
+      across: range.getBoundingClientRect().width,
+      linePx: s.lineHeight === 'normal' ? 1.3 * fontPx : parseFloat(s.lineHeight),
+      clipped: e.scrollHeight > e.clientHeight + 1,
+      ellipsis: s.textOverflow,
+    };
   }));
   assert.equal(labels.length, 6);
   assert.equal(labels[4].text, '5 追いかけ');
+  for (const l of labels) {
+    assert.match(l.writingMode, /^vertical/, `"${l.text}" is not turned`);
+    // Sideways: the line turned as a whole, not CJK glyphs standing upright one under the other.
+    assert.equal(l.orientation, 'sideways', `"${l.text}": ${l.orientation}`);
+    assert.equal(l.columns, 1, `"${l.text}" is set on ${l.columns} lines`);
+    assert.ok(l.across <= l.linePx + 1, `"${l.text}": ${l.across.toFixed(1)} px across, one line is ${l.linePx.toFixed(1)} px`);
+    assert.equal(l.title, l.text, `"${l.text}": its whole text in the title`);
+    if (l.clipped) assert.equal(l.ellipsis, 'ellipsis', `"${l.text}" cut short without "…"`);
+  }
   for (let i = 0; i + 1 < labels.length; i++) assert.ok(labels[i].textRight <= labels[i + 1].left + 0.5, `"${labels[i].text}" runs into "${labels[i + 1].text}"`);
   const scroller = await page.locator('.hm-scroll').first().evaluate((el) => el.scrollWidth - el.clientWidth);
   assert.ok(scroller <= 1, `the 6×6 heatmap is ${scroller}px too wide for a phone`);

@@ -58,7 +58,7 @@ export function controls(exercise, app, lab, onChange) {
     const id = `ctl-${c}`;
     if (c === 'sentence') {
       const input = h('input', { id, type: 'text', value: lab.sentence, class: 'sentence-input', maxlength: 20000 });
-      const form = h('form', { class: 'control sentence-control' }, h('label', { for: id }, t('ctl.sentence')), h('div', { class: 'inline' }, input, h('button', { type: 'submit' }, t('ctl.apply'))));
+      const form = h('form', { class: 'control sentence-control' }, h('label', { for: id }, t('ctl.sentence')), h('div', { class: 'inline' }, input, h('button', { type: 'submit' }, h('span', { class: 'copy-long' }, t('ctl.apply')), h('span', { class: 'copy-short' }, t('ctl.apply_short')))));
       form.addEventListener('submit', (e) => {
         e.preventDefault();
         app.setState({ s: input.value, order: undefined });
@@ -123,9 +123,10 @@ export async function updateWidgets(widgets, blocks) {
 export function mainVisualIndex(blocks) {
   const at = blocks.findIndex((b) => WIDGETS[b.type] && !NOT_MAIN.has(b.type));
   if (at < 0) return -1;
-  // A widget that shows no result before it is run (exercise 7's training: empty axes) may
-  // stand beside its prediction (beside_prediction): prediction questions may come before it.
-  const ok = blocks[at].beside_prediction === true ? (b) => !questions[b.type] || b.type === 'prediction' : (b) => !questions[b.type];
+  // A widget whose first picture does not answer the question before it (exercise 7's
+  // training: empty axes until a run; exercise 9's angle map: it starts with a method no
+  // variant asks) may stand beside that question (beside_prediction): questions may come before it.
+  const ok = blocks[at].beside_prediction === true ? () => true : (b) => !questions[b.type];
   if (!blocks.slice(0, at).every(ok)) return -1;
   return at;
 }
@@ -302,8 +303,8 @@ export async function renderExercise(root, exercise, app, { current = () => true
   const besideMax = stage ? (exercise.blocks[mainAt].beside ?? 3) : 0;
   while (stage && afterEnd < exercise.blocks.length && afterEnd <= mainAt + besideMax && !WIDGETS[exercise.blocks[afterEnd].type]) afterEnd++;
   if (stage) {
-    // A prediction in the side column stays above the picture on a phone too (style.css).
-    const predictFirst = exercise.blocks.slice(0, mainAt).some((b) => b.type === 'prediction');
+    // A question in the side column (a prediction) stays above the picture on a phone too (style.css).
+    const predictFirst = exercise.blocks.slice(0, mainAt).some((b) => questions[b.type]);
     main.append(h('div', { class: predictFirst ? 'lab-stage predict-first' : 'lab-stage' }, stage.side, stage.visual, stage.after));
     if (practiceNote) main.append(practiceNote);
   }

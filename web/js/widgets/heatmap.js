@@ -123,10 +123,11 @@ export function heatmap(values, opts = {}) {
     'aria-label': t('heatmap.aria', { caption: opts.caption ?? '', rows, cols, min: fmt(min, digits), max: fmt(max, digits) }),
   });
   grid.append(h('div', { class: 'hm-corner', 'aria-hidden': 'true' }));
-  // Token labels ("5 追いかけ") stand upright on a narrow screen rather than overlap (style.css).
+  // Token labels ("5 追いかけ") are turned sideways as one line on a narrow screen rather than
+  // overlap (style.css); a label cut short there ends in "…", its whole text in the title.
   const words = !!opts.colLabels && opts.colLabels.some((l) => !/^\d+$/.test(String(l)));
   const posOf = (c) => (opts.colPositions ? String(c) : undefined);
-  for (let c = 0; c < cols; c++) grid.append(h('div', { class: `hm-col-label${words ? ' words' : ''}`, 'aria-hidden': 'true', 'data-hl-pos': posOf(c), 'data-hl-token': linked ? String(opts.colTokens[c]) : undefined, 'data-flip': linked ? `${flip}:c${opts.colTokens[c]}` : undefined }, opts.colLabels ? opts.colLabels[c] : showValues || c % 8 === 0 ? String(c) : ''));
+  for (let c = 0; c < cols; c++) grid.append(h('div', { class: `hm-col-label${words ? ' words' : ''}`, 'aria-hidden': 'true', title: words ? String(opts.colLabels[c]) : undefined, 'data-hl-pos': posOf(c), 'data-hl-token': linked ? String(opts.colTokens[c]) : undefined, 'data-flip': linked ? `${flip}:c${opts.colTokens[c]}` : undefined }, opts.colLabels ? opts.colLabels[c] : showValues || c % 8 === 0 ? String(c) : ''));
   for (let r = 0; r < rows; r++) {
     const hl = opts.highlightRows?.includes(r);
     const rowLabel = opts.rowLabels ? opts.rowLabels[r] : String(r);

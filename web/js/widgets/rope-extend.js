@@ -109,7 +109,11 @@ function select(id, label, values, value, show = String) {
 
 export function mount(el, block, ctx) {
   const id = `${block.id}-${++counter}`;
-  const w = { state: { d: 8, base: 10000, L: 16, s: 2, method: 'none', yarnEdges: 'paper' }, result: null, error: null };
+  // The map starts with position interpolation ('pi'): it stands beside the graded
+  // prediction (exercise 9, beside_prediction), whose variants ask s 2–4 under none, ntk
+  // or base only; PI's map (nothing leaves) answers none of them, where plain RoPE's
+  // hatching would show the answer of every "none" variant before it is given.
+  const w = { state: { d: 8, base: 10000, L: 16, s: 2, method: 'pi', yarnEdges: 'paper' }, result: null, error: null };
   const d = select(`${id}-d`, t('ropeext.d'), WIDTHS, w.state.d);
   const base = select(`${id}-base`, t('ropeext.base'), BASES, w.state.base);
   const scale = select(`${id}-s`, t('ropeext.s'), SCALES, w.state.s);
