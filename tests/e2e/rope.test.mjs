@@ -143,6 +143,9 @@ test('RoPE: arrows turn by m·θ_i and n·θ_i per pair; shifting both keeps the
   for (const key of ['rope-score-before', 'rope-score-after']) assert.ok(Math.abs(v[key] - before_) < 1e-5 * Math.max(1, Math.abs(before_)), `${key} ${v[key]} vs ${before_}`);
   assert.ok(v['rope-diff'] < 1e-5, `diff ${v['rope-diff']}`);
   assert.match(page.url(), /[#&]k=7/);
+  // The two scores' labels: before, and after moving both by s (the shift named, so never the same label twice).
+  await page.waitForFunction(() => document.querySelectorAll('.w-rope .rope-scores dt annotation').length === 2);
+  assert.deepEqual(await page.locator('.w-rope .rope-scores dt annotation').allTextContents(), ['\\langle R_{5} q,\\ R_{1} k \\rangle', '\\langle R_{5+7} q,\\ R_{1+7} k \\rangle']);
 
   // The data table: one row per pair, with the shifted columns.
   await page.getByRole('button', { name: 'Show the numbers as a table' }).click();

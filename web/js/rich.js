@@ -59,18 +59,36 @@ export function loadKatex(doc = document) {
   return loading;
 }
 
+// An opening bracket just before inline math, and closing punctuation just
+// after it, stay on the math's line: "($k$ is …)" never breaks after "(".
+const OPENERS = /[(\[（「『]+$/;
+const CLOSERS = /^[)\]）」』.,;:!?、。，．：；]+/;
+
 function inline(text) {
   const parts = [];
   // Split out math first so that * and ` inside TeX are left alone.
   const re = /\$\$([\s\S]+?)\$\$|\$([^$]+?)\$/g;
   let last = 0;
+  let carry = ''; // closing punctuation already glued to the math before it
   let m;
   while ((m = re.exec(text))) {
-    parts.push(formatPlain(text.slice(last, m.index)));
-    parts.push(m[1] !== undefined ? tex(m[1], true) : tex(m[2], false));
+    let before = text.slice(last, m.index);
+    if (carry) before = before.slice(carry.length);
+    carry = '';
     last = re.lastIndex;
+    if (m[1] !== undefined) {
+      parts.push(formatPlain(before), tex(m[1], true));
+      continue;
+    }
+    const open = before.match(OPENERS)?.[0] ?? '';
+    // Only text up to the next math can close this one.
+    const next = re.lastIndex < text.length ? text.slice(re.lastIndex).match(CLOSERS)?.[0] ?? '' : '';
+    carry = next;
+    const math = tex(m[2], false);
+    parts.push(formatPlain(before.slice(0, before.length - open.length)));
+    parts.push(open || next ? `<span class="nobr">${escapeHtml(open)}${math}${escapeHtml(next)}</span>` : math);
   }
-  parts.push(formatPlain(text.slice(last)));
+  parts.push(formatPlain(carry ? text.slice(last).slice(carry.length) : text.slice(last)));
   return parts.join('');
 }
 

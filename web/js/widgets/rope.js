@@ -216,7 +216,8 @@ export function mount(el, block, ctx) {
           shift ? value(p.shiftedAngle, 'deg', 'rope-angle-after') : null,
           h('dt', { html: tex(`\\langle R_{${m}} q,\\ R_{${n}} k \\rangle`) }),
           value(r.score, 4, 'rope-score-before'),
-          h('dt', { html: tex(`\\langle R_{${m + shift}} q,\\ R_{${n + shift}} k \\rangle`) }),
+          // The shifted score names the shift (R_{3+2}), so at s = 0 its label is not the first one's twice.
+          h('dt', { html: tex(`\\langle R_{${m}+${shift}} q,\\ R_{${n}+${shift}} k \\rangle`) }),
           value(r.shiftedScore, 4, 'rope-score-after'),
           h('dt', {}, t('rope.diff')),
           h('dd', { 'data-value': String(r.diff), class: 'rope-diff' }, fmtSmall(r.diff)),
