@@ -23,7 +23,7 @@ export const SEED_CHOICES = [[1], [1, 2], [1, 2, 3]];
 // Look back 4 at base 100: the setting measured to separate the methods (README, #15).
 // YaRN with the lab's rescaled edges (α = 1, β = L/2π): with the paper's
 // (α = 1, β = 32) it is within 5 % of PI at L = 16 and scored 0 like PI for
-// seeds 1–3 (docs-pending/rope.md), so the run would not tell them apart.
+// seeds 1–3 (docs/experiments/rope-extension.md), so the run would not tell them apart.
 export const RUN = { steps: 400, trainMax: 8, testMax: 16, finetuneSteps: 50, task: 'lookback', k: 4, base: 100, yarnEdges: 'lab' };
 const STORE_KEY = 'poslab.rope-extend.run.v2'; // v1: count and stop at base 10 000
 const MAX_STORED_CHARS = 200000;
