@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
+# ccache when installed (CMAKE_CXX_COMPILER_LAUNCHER=none: without).
+. scripts/ccache.sh
 
 # The native build (library, CLI, GoogleTest) and the wasm build share
 # nothing, so they run side by side: each one's serial steps (linking, the
@@ -11,7 +13,9 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # other one uses. POSLAB_BUILD_SERIAL=1 builds one after the other (easier to
 # read when a build fails).
 build_native() {
-  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
+  # The launcher is passed on every configure (the environment variable only
+  # counts when a build folder is first configured).
+  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER_LAUNCHER="${CMAKE_CXX_COMPILER_LAUNCHER:-}" >/dev/null
   cmake --build build/native -j"$jobs"
 }
 build_wasm() {

@@ -9,7 +9,8 @@ packages=(emscripten libxtensor-dev xtl-dev libxsimd-dev libgtest-dev cmake make
           nlohmann-json3-dev libyaml-cpp-dev libicu-dev chromium chromium-driver libopenblas-dev fonts-noto-cjk
           clang-14 libclang-rt-14-dev  # clang-14 + its runtimes: libFuzzer (scripts/fuzz.sh)
           bubblewrap util-linux        # the re-grade's sandbox for student code (scripts/py-sandbox.mjs; prlimit is in util-linux)
-          python3-numpy)               # Debian numpy (/usr/bin/python3) writes the .npy files tests/cli/table_numpy.py reads
+          python3-numpy                # Debian numpy (/usr/bin/python3) writes the .npy files tests/cli/table_numpy.py reads
+          ccache)                      # scripts/build.sh compiles through it when it is installed (scripts/ccache.sh)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -7,12 +7,13 @@
 #
 #   bash scripts/stress-e2e.sh [RUNS] [E2E FILE…]     (npm run test:stress)
 #
-# Uses the built dist/ (run npm run build first). POSLAB_E2E_CONCURRENCY:
-# files at once (default 2, as npm test); POSLAB_STRESS_CPUS: stress-ng
+# Uses the built dist/ (run npm run build first). The files run through
+# scripts/e2e.mjs, as in npm test (slowest first); POSLAB_E2E_CONCURRENCY:
+# files at once (default twice the cores, as npm test); POSLAB_STRESS_CPUS: stress-ng
 # workers (default 2); POSLAB_TIMEOUT_SCALE (default 3): every test's own
 # timeout and the helpers' waits times this (tests/e2e/timeout-scale.mjs), so
 # that a failure is a race and not a test starved of CPU. The TAP output of every run is kept in
-# test-artifacts/stress/run-N.tap. Exits 1 if any run had a failure.
+# test-artifacts/stress/run-N.tap (the runner's lines in run-N.log). Exits 1 if any run had a failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,7 +22,7 @@ shift || true
 case "$runs" in '' | *[!0-9]* | 0) echo "stress-e2e: RUNS must be a whole number ≥ 1, got '$runs'" >&2; exit 2 ;; esac
 files=("$@")
 [ ${#files[@]} -gt 0 ] || files=(tests/e2e/)
-jobs="${POSLAB_E2E_CONCURRENCY:-2}"
+jobs="${POSLAB_E2E_CONCURRENCY:-$((2 * $(nproc 2>/dev/null || echo 2)))}"
 export POSLAB_TIMEOUT_SCALE="${POSLAB_TIMEOUT_SCALE:-3}"
 cpus="${POSLAB_STRESS_CPUS:-2}"
 for v in "$jobs" "$cpus"; do
@@ -53,7 +54,8 @@ summary=()
 for i in $(seq 1 "$runs"); do
   tap="$out/run-$i.tap"
   t=$SECONDS
-  node --import ./tests/e2e/timeout-scale.mjs --test --test-concurrency="$jobs" --test-reporter=tap "${files[@]}" >"$tap" 2>&1
+  # The runner's own lines (a line per file, the failures) go to run-N.log.
+  POSLAB_E2E_CONCURRENCY="$jobs" node scripts/e2e.mjs --import ./tests/e2e/timeout-scale.mjs --tap "$tap" "${files[@]}" >"$out/run-$i.log" 2>&1
   status=$?
   pass=$(grep -E '^# pass ' "$tap" | tail -1 | awk '{print $3}')
   fail=$(grep -E '^# fail ' "$tap" | tail -1 | awk '{print $3}')
@@ -63,7 +65,7 @@ for i in $(seq 1 "$runs"); do
     bad=1
     # The failing tests by name (TAP "not ok" lines at any depth), and where to read why.
     grep -E '^\s*not ok ' "$tap" | sed 's/^/  /'
-    echo "  (details: $tap)"
+    echo "  (details: $tap, $out/run-$i.log)"
   fi
   summary+=("$line")
 done

@@ -2,18 +2,21 @@
 # The tests, in two sizes:
 #   bash scripts/test.sh        (npm test)      install + build + every functional
 #     test: ctest (GoogleTest + CLI), tsc (poslab.d.ts), node --test tests/web,
-#     tests/wasm, and the browser tests in headless Chromium (tests/e2e).
+#     tests/wasm, and the browser tests in headless Chromium (tests/e2e, run by
+#     scripts/e2e.mjs: several files at once, the slowest first).
 #   bash scripts/test.sh --all  (npm run test:all, CI) the same, then the slow
 #     checks: ctest under ASan + UBSan (build/sanitize), each libFuzzer harness
 #     for POSLAB_FUZZ_SECONDS (60; two at a time on two cores), and the tests
-#     marked slow (POSLAB_FULL_RUN=1: exercise 9's full default run). Their
-#     builds run at low priority alongside the functional suites.
+#     marked slow (POSLAB_FULL_RUN=1: exercise 9's full default run, the
+#     page at the table size limits). Their builds run at low priority
+#     alongside the functional suites.
 # Each suite prints its own closing line (ctest's "tests passed", node's
 # "# pass / # fail"), and a summary at the end says which suites failed. Every
 # suite runs even when an earlier one fails; the exit status is non-zero if any
-# failed. POSLAB_E2E_CONCURRENCY sets how many e2e files run at once
-# (default: 2, or 1 on a one-core machine; each file has its own server and
-# browser, so files are independent).
+# failed. tests/web and tests/wasm run one file a core at a time;
+# POSLAB_E2E_CONCURRENCY sets how many e2e files run at once (default: twice
+# the cores; each file has its own server and browser, so files are
+# independent).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,12 +29,14 @@ for a in "$@"; do
 done
 
 cores=$(nproc 2>/dev/null || echo 2)
-e2e_jobs="${POSLAB_E2E_CONCURRENCY:-$((cores >= 2 ? 2 : 1))}"
+e2e_jobs="${POSLAB_E2E_CONCURRENCY:-$((2 * cores))}"
 case "$e2e_jobs" in '' | *[!0-9]* | 0) echo "test.sh: POSLAB_E2E_CONCURRENCY must be a whole number ≥ 1, got '$e2e_jobs'" >&2; exit 2 ;; esac
 
 t0=$SECONDS
 bash scripts/install-deps.sh || exit 1
 bash scripts/build.sh || exit 1
+# ccache for the sanitizer and fuzzing builds too (as build.sh).
+. scripts/ccache.sh
 echo "== install + build: $((SECONDS - t0)) s"
 
 # test:all: the sanitizer and fuzzing builds (a quarter of an hour of
@@ -67,12 +72,12 @@ run() {
 
 run "ctest (GoogleTest + CLI)" ctest --test-dir build/native --output-on-failure -j"$cores"
 run "tsc: poslab.d.ts types the API as it is used" bash -c 'npx --no-install tsc -p tests/types && echo "poslab.d.ts: ok"'
-run "node --test tests/web (page modules: grading, embedding)" node --test tests/web/
-run "node --test tests/wasm" node --test tests/wasm/
+run "node --test tests/web (page modules: grading, embedding; $cores files at once)" node --test --test-concurrency="$cores" tests/web/
+run "node --test tests/wasm ($cores files at once)" node --test --test-concurrency="$cores" tests/wasm/
 if [ -d tests/e2e ] && ls tests/e2e/*.test.mjs >/dev/null 2>&1; then
   # POSLAB_FULL_RUN (test:all only) turns on the tests marked slow.
   if [ $all = 1 ]; then export POSLAB_FULL_RUN=1; fi
-  run "node --test tests/e2e (headless Chromium, $e2e_jobs files at once)" node --test --test-concurrency="$e2e_jobs" tests/e2e/
+  run "tests/e2e (headless Chromium, $e2e_jobs files at once, slowest first: scripts/e2e.mjs)" env POSLAB_E2E_CONCURRENCY="$e2e_jobs" node scripts/e2e.mjs
 fi
 
 if [ $all = 1 ]; then

@@ -22,6 +22,19 @@ const yamls = readdirSync(join(root, 'exercises')).filter((f) => f.endsWith('.ya
 const EXERCISES = yamls.length;
 const presenterFiles = yamls.map((f) => readFileSync(join(root, 'exercises', f), 'utf8')).filter((s) => /^presenter:/m.test(s));
 const STEPS = presenterFiles.length;
+
+// The next file chooser the page opens. Playwright turns its chooser
+// interception on when the first listener is added, without waiting for it
+// (waitForEvent sends the request and returns), so a chooser opened before
+// Chromium has it is not seen.
+const waitForChooser = (page) => page.waitForEvent('filechooser', { timeout: 60000 });
+// Waits until that interception is on: the request went to Chromium before
+// any later call on the page (Playwright's server sends it to the page's
+// DevTools session first: it has fewer steps before its send than an
+// evaluate has), and Chromium handles a session's commands in order, the
+// interception in the browser process as it arrives, so once an evaluate
+// sent after it has answered, the interception is on.
+const interceptionOn = (page) => page.evaluate(() => true);
 const MINUTES = presenterFiles.reduce((sum, s) => sum + Number(/^presenter:\n(?:  .*\n)*?  minutes: (\d+)/m.exec(s)[1]), 0);
 
 async function typeSentence(page, text) {
@@ -69,8 +82,8 @@ for (const lang of ['ja', 'en']) {
     const want = lang === 'ja' ? 'ファイルを選ぶ（複数可）' : 'Choose files (several at once)';
     // Listening before any key is pressed: Playwright turns on its chooser
     // interception asynchronously, and a chooser opened before that is lost.
-    const chosen = page.waitForEvent('filechooser', { timeout: 60000 });
-    await page.waitForTimeout(500);
+    const chosen = waitForChooser(page);
+    await interceptionOn(page);
     await tabTo(page, '#files-button');
     const name = await page.evaluate(() => document.activeElement.textContent);
     assert.equal(name, want);
@@ -98,8 +111,8 @@ test('ja: exercise 6\'s model-file picker is a button in Japanese that opens the
   await gotoReady(page, urlFor(lab, 'http', { ex: 'wall-1024' }));
   const button = page.locator('[id$="-file-button"]').first();
   assert.equal(await button.innerText(), 'モデルファイルを開く（.safetensors または .npy）');
-  const chosen = page.waitForEvent('filechooser', { timeout: 60000 });
-  await page.waitForTimeout(500);
+  const chosen = waitForChooser(page);
+  await interceptionOn(page);
   await tabTo(page, '[id$="-file-button"]', 200);
   await page.keyboard.press('Space');
   const chooser = await chosen;

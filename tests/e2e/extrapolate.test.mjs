@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { startLab, openPage, urlFor, gotoReady, artifacts, axeViolations, root } from './helpers.mjs';
+import { startLab, openPage, urlFor, gotoReady, artifacts, axeViolations, root, nextFrames } from './helpers.mjs';
 import { loadExercises } from '../../web/js/exercise-loader.mjs';
 import { poolSize } from '../../web/js/core/run-pool.js';
 import { loadLab } from '../wasm/helpers.mjs';
@@ -157,7 +157,9 @@ for (const mode of ['http', 'file']) {
     await page.waitForSelector(`${W}[data-status="cancelled"]`, { timeout: 5000 });
     const stepsAt = await page.getAttribute(`${W} [role="progressbar"]`, 'data-steps-done');
     assert.ok(Number(stepsAt) < 5 * 400, 'stopped before the end');
-    await page.waitForTimeout(1000);
+    // data-status="cancelled" comes only once every training Worker has said
+    // it stopped (web/js/core/trainer.js): a few frames more, nothing may move.
+    await nextFrames(page, 5);
     assert.equal(await page.getAttribute(`${W} [role="progressbar"]`, 'data-steps-done'), stepsAt, 'no progress after the cancel');
     assert.match(await page.locator(`${W} .extrap-outcome`).textContent(), /^Cancelled \(Learned, seed 1, at step \d+ of 400; run 1 of 5\)\.$/);
     assert.equal(await page.locator(`${W} .extrap-table`).count(), 0, 'nothing evaluated');
@@ -208,7 +210,8 @@ test('a language switch while training keeps the run going; leaving the exercise
   await gotoReady(page, urlFor(lab, 'http', { ex: 'train-short-test-long', lang: 'en' }));
   await page.waitForSelector(`${W}[data-status="cancelled"]`, { timeout: 5000 });
   const b = await stepsDone();
-  await page.waitForTimeout(500);
+  // Cancelled: every training Worker has said it stopped; a few frames more, nothing may move.
+  await nextFrames(page, 5);
   assert.equal(await stepsDone(), b, 'no progress after leaving');
   assert.ok(b < 5 * 400);
   assert.deepEqual(problems.console, [], 'console errors');

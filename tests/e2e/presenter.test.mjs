@@ -197,7 +197,18 @@ async function pass({ mode, lang, width, height }) {
     await page.keyboard.press('p');
     assert.equal(await page.locator('.present-pause').getAttribute('aria-pressed'), 'true');
     const p0 = await stepMs(page);  // pausing draws the timer at once
-    await page.waitForTimeout(1000);
+    // The page's own ticker (every 250 ms, drawing data-step-ms even when
+    // paused) has drawn the timer four more times: a second of the page's time.
+    await page.evaluate(() => new Promise((done) => {
+      let ticks = 0;
+      const mo = new MutationObserver(() => {
+        if (++ticks === 4) {
+          mo.disconnect();
+          done();
+        }
+      });
+      mo.observe(document.querySelector('.present-timer'), { attributes: true, attributeFilter: ['data-step-ms'] });
+    }));
     const p1 = await stepMs(page);
     assert.equal(p1, p0, `paused, the timer stands (${p0} → ${p1})`);
     await page.keyboard.press('p');

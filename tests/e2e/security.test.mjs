@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { dist, requireDist, root, watchCsp, CHROMIUM_ARGS } from './helpers.mjs';
+import { dist, requireDist, root, watchCsp, nextFrames, CHROMIUM_ARGS } from './helpers.mjs';
 import { serveDirs } from './fixtures/serve-dirs.mjs';
 import { serve, metaPolicy } from '../../scripts/serve.mjs';
 
@@ -59,8 +59,11 @@ async function openExample(url) {
     return route.abort();
   });
   await page.goto(url);
+  // embed-example.js decides while the page parses (it refuses, or adds the
+  // frames and embed.js, which the load event then waits for): after load,
+  // anything they ran has run; two frames more for a negative check.
   await page.waitForLoadState('load');
-  await page.waitForTimeout(400);
+  await nextFrames(page, 2);
   const state = await page.evaluate(() => ({
     pwned: window.PWNED === true,
     frames: [...document.querySelectorAll('iframe')].map((f) => f.src),

@@ -1,18 +1,77 @@
-// The walk a student takes: the start page and all eleven exercises, at a
+// The walk a student takes: the start page and all twelve exercises, at a
 // laptop's 1280×800 and a phone's 390×844, in Japanese and English, over
 // http and from file://. On every page: axe-core finds no violation of any
 // impact, the page body never scrolls sideways (wide formulas, tables and
 // heatmaps scroll inside their own boxes), and nothing goes to the console
-// or off the origin. One browser for the whole walk, one context per pass.
-import { test, before, after } from 'node:test';
+// or off the origin. One browser for the whole walk, one context per pass;
+// two passes run at once.
+//
+// Two more checks ride on the same renders (they were layout.test.mjs and
+// sizes.test.mjs, which rendered every page again):
+//
+// The first screen (issue 12's quality bar: "the visual is the largest thing
+// on the screen at 1280×800"), in the http laptop passes: for every exercise
+// the main visual ([data-main-visual], the exercise's first widget that is a
+// picture rather than the token chips or the output tables) starts above the
+// fold, and the part of it inside the first viewport is larger than any other
+// block's part there (the header, the title, the controls, each text,
+// question and widget). Two kinds of exercise have no main visual: a quiz or
+// code exercise without any widget, and an exercise that asks a prediction
+// before its picture (the picture stays below the question, so that it does
+// not give the answer away), except where the picture's first state answers
+// nothing (exercise 7's empty axes; exercise 9's angle map, which starts with
+// a method no variant asks): beside the prediction.
+//
+// Phone sizes (issue 12's quality bar), in the http phone passes: on the start
+// page and every exercise, every piece of text in a visual (SVG text and the
+// HTML labels of the widgets) renders at ≥ 12 px, axis ticks at ≥ 11 px, and
+// every control a finger uses — buttons, chips, sliders, selects, text
+// fields, checkboxes and radios with their labels, the step links — is at
+// least 44×44 CSS px (WCAG 2.5.5; links inside running text are exempt). The
+// rendered size is measured: an SVG text's font-size times the scale its SVG
+// is drawn at (getScreenCTM), an HTML element's computed font-size (a CSS
+// transform scales it too), a control's bounding box (for a checkbox or
+// radio: its label's, which takes the tap too). Every closed block and data
+// table of a widget is opened before the page is measured (after the axe and
+// overflow checks, which see the page as it opens).
+//
+// Each check's findings are collected over the pass and asserted in a subtest
+// named for the check, so a failure says which check failed and on which pages.
+// Then: ALiBi's per-head bias maps fit their columns at 1280 px (from
+// layout.test.mjs), and the phone and header tests below.
+import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { startLab, openPage, urlFor, gotoReady, dist, root } from './helpers.mjs';
+import { startLab, openPage, urlFor, gotoReady, dist, root, settled, nextFrames, axeViolations, openGate } from './helpers.mjs';
 
 const exercises = JSON.parse(readFileSync(join(dist, 'exercises.json'), 'utf8'));
 const axeSource = readFileSync(join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const VIEWPORTS = { laptop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
+
+// The exercise files themselves (for the first-screen check's expectations).
+const yaml = createRequire(import.meta.url)('js-yaml');
+const files = new Map(
+  readdirSync(join(root, 'exercises'))
+    .filter((f) => /^\d.*\.yaml$/.test(f))
+    .map((f) => yaml.load(readFileSync(join(root, 'exercises', f), 'utf8')))
+    .map((e) => [e.id, e]),
+);
+
+// Worked out from the exercise files by hand, not by the page's rule.
+const NO_WIDGET = ['check', 'write-the-code'];
+// A worksheet (its only widget the input vectors card) would keep one column; the hand
+// calculation has had its drawing (handcalc) since issue 24, so there is none now.
+const WORKSHEET = [];
+const PREDICTION_FIRST = [];
+// Issue 24: exercise 7's training picture shows nothing of a result before a run (empty axes);
+// exercise 9's angle map starts with PI, which its prediction's variants (none, ntk, base) never
+// ask. Each is the main visual beside its prediction (the file's beside_prediction).
+const PREDICTION_BESIDE = ['train-short-test-long', 'rope-extend'];
+const W = 1280;
+const H = 800;
+const TEXT_BLOCKS = ['text', 'note', 'math', 'table', 'choice', 'numeric', 'task', 'code', 'explain', 'prediction'];
 
 let lab;
 before(async () => {
@@ -32,34 +91,216 @@ async function axeAll(page, mode) {
   return r.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
 }
 
-// What a person sees go wrong on one page.
-async function inspect(page, mode) {
+// The widgets draw after the core answers: wait until none is still working.
+async function widgetsDrawn(page) {
+  await page.waitForFunction(() => ![...document.querySelectorAll('[data-widget]')].some((w) => w.querySelector('.loading, [aria-busy="true"]')), null, { timeout: 60000 });
+}
+
+// Runs in the page: the main visual's box, and every other block's area inside the first viewport.
+function firstScreen({ W, H }) {
+  const inView = (r) => Math.max(0, Math.min(r.right, W) - Math.max(r.left, 0)) * Math.max(0, Math.min(r.bottom, H) - Math.max(r.top, 0));
+  const mains = [...document.querySelectorAll('[data-main-visual]')];
+  const blocks = [document.querySelector('.site-header'), ...document.querySelectorAll('.exercise > *, .lab-stage-side > *, .lab-stage-visual > *, .lab-stage-after > *')].filter(
+    (el) => el && !el.matches('[data-main-visual], .lab-stage, .lab-stage-side, .lab-stage-visual, .lab-stage-after'),
+  );
+  const name = (el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}${el.dataset.widget ? `[${el.dataset.widget}]` : ''}${el.dataset.question ? `[${el.dataset.question}]` : ''}`;
+  const r = mains[0]?.getBoundingClientRect();
   return {
-    overflow: await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
-    axe: await axeAll(page, mode),
+    count: mains.length,
+    widget: mains[0]?.dataset.widget ?? null,
+    top: r?.top ?? null,
+    area: r ? inView(r) : 0,
+    others: blocks.map((el) => ({ name: name(el), area: inView(el.getBoundingClientRect()) })).filter((b) => b.area > 0),
+    scrollX: document.documentElement.scrollWidth > window.innerWidth,
   };
 }
 
-for (const mode of ['http', 'file']) {
-  for (const lang of ['ja', 'en']) {
-    for (const [name, viewport] of Object.entries(VIEWPORTS)) {
-      test(`${mode} ${lang} ${name} (${viewport.width}×${viewport.height}): every page has zero axe violations and no sideways scrolling`, { timeout: 240000 }, async () => {
-        const { page, context, problems } = await openPage(lab, mode, { viewport });
-        const found = [];
-        for (const ex of [null, ...exercises.map((e) => e.id)]) {
-          await gotoReady(page, urlFor(lab, mode, { ex, lang }));
-          const { overflow, axe } = await inspect(page, mode);
-          if (overflow > 0) found.push(`${ex ?? 'start'}: the page is ${overflow}px wider than the window`);
-          for (const v of axe) found.push(`${ex ?? 'start'}: ${v}`);
-        }
-        assert.deepEqual(found, []);
-        assert.deepEqual(problems.console, [], 'console errors');
-        assert.deepEqual(problems.offOrigin, [], 'requests off the origin');
-        await context.close();
-      });
-    }
+
+// The first-screen check on one exercise at 1280×800 (the page ready): what is
+// wrong, as messages naming the exercise.
+async function firstScreenFindings(page, id) {
+  const ex = files.get(id);
+  if (!ex) return [`${id}: no exercise file has this id`];
+  const bad = [];
+  const check = (ok, msg) => {
+    if (!ok) bad.push(`${id}: ${msg}`);
+  };
+  await widgetsDrawn(page);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const s = await page.evaluate(firstScreen, { W, H });
+  check(s.scrollX === false, 'the page scrolls sideways');
+  if (NO_WIDGET.includes(id)) {
+    check(ex.blocks.every((b) => TEXT_BLOCKS.includes(b.type)), 'has a widget');
+    check(s.count === 0, `no widget, no main visual (found ${s.count})`);
+    return bad;
   }
+  if (WORKSHEET.includes(id)) {
+    const kinds = ex.blocks.filter((b) => !TEXT_BLOCKS.includes(b.type)).map((b) => b.type);
+    check(JSON.stringify(kinds) === JSON.stringify(['vectors']), `only the vectors card (found ${kinds})`);
+    check(s.count === 0, `a worksheet keeps one column (found ${s.count} main visuals)`);
+    return bad;
+  }
+  if (PREDICTION_FIRST.includes(id)) {
+    // The prediction first, the picture after it.
+    check(s.count === 0, `a prediction before the picture keeps the file's order (found ${s.count} main visuals)`);
+    const [q, w] = await page.evaluate(() => [document.querySelector('[data-question]').getBoundingClientRect().top, document.querySelector('[data-widget]').getBoundingClientRect().top]);
+    check(q < w, 'the prediction comes before the picture');
+    return bad;
+  }
+  if (PREDICTION_BESIDE.includes(id)) {
+    const [q, w] = await page.evaluate(() => [document.querySelector('[data-question]').getBoundingClientRect(), document.querySelector('[data-main-visual]')?.getBoundingClientRect() ?? { left: -Infinity, right: -Infinity }].map((r) => ({ right: r.right, left: r.left })));
+    check(q.right <= w.left, 'the prediction sits beside (left of) the picture');
+  }
+  check(s.count === 1, `one main visual (found ${s.count})`);
+  if (s.count !== 1) return bad;
+  check(s.top >= 0 && s.top < H * 0.5, `the main visual starts at ${s.top} px, not in the upper half of the first screen`);
+  const biggest = s.others.reduce((a, b) => (b.area > a.area ? b : a), { name: '-', area: 0 });
+  check(s.area > biggest.area, `main visual [${s.widget}] shows ${Math.round(s.area)} px² on the first screen, ${biggest.name} ${Math.round(biggest.area)} px²`);
+  return bad;
 }
+
+// Runs in the page: a list of what is too small.
+function audit({ TEXT, TICK, TARGET }) {
+  const bad = [];
+  const visible = (el) => {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) return false;
+    for (let e = el; e; e = e.parentElement) {
+      const cs = getComputedStyle(e);
+      if (cs.display === 'none' || cs.visibility === 'hidden' || e.hidden) return false;
+    }
+    // Text made only for screen readers (a 1 px clip) is not seen.
+    return !(r.width <= 1 && r.height <= 1);
+  };
+  const name = (el) => {
+    const cls = typeof el.className === 'string' ? el.className : el.className?.baseVal ?? '';
+    const w = el.closest('[data-widget]')?.dataset.widget;
+    return `${w ? `[${w}] ` : ''}${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${cls ? `.${cls.trim().split(/\s+/).join('.')}` : ''} "${(el.textContent ?? '').trim().slice(0, 24)}"`;
+  };
+  const isTick = (el) => !!el.closest('.lp-tick, .hm-row-label, .hm-col-label, .clock-axis, .clock-row-labels, .hm-legend, .tick, [class*="tick"], [class*="axis"]');
+  // SVG text.
+  for (const tx of document.querySelectorAll('main svg text')) {
+    if (!visible(tx) || !tx.textContent.trim()) continue;
+    const ctm = tx.getScreenCTM();
+    const scale = ctm ? Math.hypot(ctm.a, ctm.b) : 1;
+    const px = parseFloat(getComputedStyle(tx).fontSize) * scale;
+    const min = isTick(tx) ? TICK : TEXT;
+    if (px < min - 0.05) bad.push(`text ${px.toFixed(1)} px < ${min}: ${name(tx)}`);
+  }
+  // HTML text inside the widgets (the visuals, their legends, labels and tables).
+  for (const el of document.querySelectorAll('main .widget *')) {
+    if (el.closest('svg') || el.closest('.katex-mathml')) continue;
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !visible(el)) continue;
+    let px = parseFloat(getComputedStyle(el).fontSize);
+    const m = new DOMMatrix(getComputedStyle(el).transform === 'none' ? undefined : getComputedStyle(el).transform);
+    px *= Math.hypot(m.a, m.b);
+    // KaTeX draws sub- and superscripts smaller on purpose; its base size counts.
+    if (el.closest('.katex')) px = parseFloat(getComputedStyle(el.closest('.katex')).fontSize);
+    const min = isTick(el) ? TICK : TEXT;
+    if (px < min - 0.05) bad.push(`html text ${px.toFixed(1)} px < ${min}: ${name(el)}`);
+  }
+  // Touch targets.
+  const controls = document.querySelectorAll('button, select, input, textarea, summary, [role="option"], [role="button"], .chip, a.button, .steps-nav a, [role="tab"], [role="slider"]');
+  for (const el of controls) {
+    if (!visible(el) && !(el.matches('input[type="checkbox"], input[type="radio"]') && el.closest('label'))) continue;
+    let target = el;
+    if (el.matches('input[type="checkbox"], input[type="radio"]')) target = el.closest('label') ?? (el.id && document.querySelector(`label[for="${CSS.escape(el.id)}"]`)) ?? el;
+    if (!visible(target)) continue;
+    const r = target.getBoundingClientRect();
+    if (r.width < TARGET - 0.5 || r.height < TARGET - 0.5) bad.push(`target ${r.width.toFixed(0)}×${r.height.toFixed(0)} < ${TARGET}: ${name(target)}`);
+  }
+  return [...new Set(bad)];
+}
+
+
+// The sizes check on one page at 390×844 (the page ready): opens every closed
+// block of a widget (what is one click away) and every data table shown too
+// (their numbers are the visuals' twins), then measures.
+async function sizeFindings(page, where) {
+  await widgetsDrawn(page);
+  const closed = page.locator('[data-widget] details:not([open]) > summary:visible');
+  for (let i = await closed.count(); i > 0; i--) await closed.first().click();
+  const toggles = page.locator('[data-widget] button[aria-expanded="false"]:visible');
+  for (let i = await toggles.count(); i > 0; i--) await toggles.first().click();
+  // Whatever the opening started has landed and been laid out (not a time: a state, then two frames).
+  await settled(page);
+  await widgetsDrawn(page);
+  await nextFrames(page, 2);
+  return (await page.evaluate(audit, { TEXT: 12, TICK: 11, TARGET: 44 })).map((b) => `${where}: ${b}`);
+}
+
+const passes = [];
+for (const mode of ['http', 'file']) for (const lang of ['ja', 'en']) for (const [name, viewport] of Object.entries(VIEWPORTS)) passes.push({ mode, lang, name, viewport });
+
+describe('every page, at each width, in each language, over http and from file://', { concurrency: 2 }, () => {
+  for (const { mode, lang, name, viewport } of passes) {
+    const firstScreenToo = mode === 'http' && name === 'laptop';
+    const sizesToo = mode === 'http' && name === 'phone';
+    const also = firstScreenToo ? '; each main visual leads the first screen' : sizesToo ? '; text ≥ 12 px, ticks ≥ 11 px, touch targets ≥ 44 px' : '';
+    test(`${mode} ${lang} ${name} (${viewport.width}×${viewport.height}): zero axe violations and no sideways scrolling${also}`, { timeout: 600000 }, async (t) => {
+      const { page, context, problems } = await openPage(lab, mode, { viewport });
+      const found = { axe: [], overflow: [], firstScreen: [], sizes: [] };
+      for (const ex of [null, ...exercises.map((e) => e.id)]) {
+        const where = ex ?? 'start';
+        await gotoReady(page, urlFor(lab, mode, { ex, lang }));
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        if (overflow > 0) found.overflow.push(`${where}: the page is ${overflow}px wider than the window`);
+        for (const v of await axeAll(page, mode)) found.axe.push(`${where}: ${v}`);
+        if (firstScreenToo && ex) found.firstScreen.push(...(await firstScreenFindings(page, ex)));
+        // Last: it opens blocks and tables, which the checks above must not see.
+        if (sizesToo) found.sizes.push(...(await sizeFindings(page, `${lang} ${where}`)));
+      }
+      await t.test('axe-core: zero violations of any impact', () => assert.deepEqual(found.axe, []));
+      await t.test('the page body never scrolls sideways', () => assert.deepEqual(found.overflow, []));
+      if (firstScreenToo) await t.test("first screen: each exercise's main visual starts above the fold and is the largest block", () => assert.deepEqual(found.firstScreen, []));
+      if (sizesToo) await t.test('phone sizes: text ≥ 12 px, ticks ≥ 11 px, touch targets ≥ 44×44 px', () => assert.deepEqual(found.sizes, [], `${found.sizes.length} too small at 390×844 (${lang})`));
+      await t.test('no console errors', () => assert.deepEqual(problems.console, []));
+      await t.test('no requests off the origin', () => assert.deepEqual(problems.offOrigin, []));
+      await context.close();
+    });
+  }
+});
+
+test('1280×800: ALiBi bias maps fit their columns (no sideways scroll), labels ≥ 11 px, cells ≥ 8 px, a table each; axe', { timeout: 120000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: W, height: H } });
+  for (const lang of ['ja', 'en']) {
+    await gotoReady(page, urlFor(lab, 'http', { ex: 'alibi', lang }));
+    await openGate(page, 'al');
+    await page.waitForSelector('[data-widget] .alibi-distance .heatmap-grid');
+    const maps = await page.evaluate(() =>
+      [...document.querySelectorAll('.w-alibi .heatmap')].map((fig) => {
+        const scroll = fig.querySelector('.hm-scroll');
+        const labels = [...fig.querySelectorAll('.hm-row-label, .hm-col-label')].filter((l) => l.textContent.trim());
+        const cell = fig.querySelector('.hm-cell').getBoundingClientRect();
+        return {
+          caption: fig.querySelector('figcaption')?.textContent ?? '',
+          scrollWidth: scroll.scrollWidth,
+          clientWidth: scroll.clientWidth,
+          cols: fig.querySelector('.heatmap-grid').style.gridTemplateColumns,
+          minLabel: Math.min(...labels.map((l) => parseFloat(getComputedStyle(l).fontSize))),
+          cellWidth: cell.width,
+          table: document.getElementById(fig.querySelector('button[aria-controls]')?.getAttribute('aria-controls'))?.tagName === 'TABLE',
+        };
+      }),
+    );
+    // Head 1's bias on the sentence, four heads' weights, four long bias maps.
+    const long = maps.filter((m) => /repeat\(24,/.test(m.cols));
+    assert.equal(long.length, 4, `${lang}: four 24×24 bias maps`);
+    for (const m of maps) {
+      assert.ok(m.scrollWidth <= m.clientWidth, `${lang} "${m.caption}": scrolls sideways (${m.scrollWidth} > ${m.clientWidth})`);
+      assert.ok(m.minLabel >= 11, `${lang} "${m.caption}": a label at ${m.minLabel} px`);
+      assert.ok(m.cellWidth >= 8, `${lang} "${m.caption}": cells ${m.cellWidth.toFixed(1)} px wide`);
+      assert.ok(m.table, `${lang} "${m.caption}": no data table`);
+    }
+    // Two bias maps a row at this width.
+    const tops = await page.evaluate(() => [...document.querySelectorAll('.alibi-distance .heads-grid > .heatmap')].map((f) => Math.round(f.getBoundingClientRect().top)));
+    assert.equal(new Set(tops).size, 2, `${lang}: the four bias maps in two rows (${tops})`);
+    assert.deepEqual(await axeViolations(page), []);
+  }
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
 
 test('phone: a formula wider than the screen scrolls in its own box, is reachable by Tab, and fades at the edge it scrolls to', { timeout: 60000 }, async () => {
   const { page, context, problems } = await openPage(lab, 'http', { viewport: VIEWPORTS.phone });

@@ -234,3 +234,26 @@ test('values near ±3.4e38: every figure finite, the projection a Float64Array p
   assert.ok(Array.from(s.pca.projection.data).some((x) => Math.abs(x) > 3.4028234663852886e38));
   assert.ok(s.norms.every(Number.isFinite) && s.neighbour.every(Number.isFinite) && s.pca.explained.every(Number.isFinite));
 });
+
+// The core's half of the page's 200,000-tensor test (tests/e2e/tables-limits,
+// which runs under POSLAB_FULL_RUN=1 only): a header listing 200,000 tiny
+// tensors and one position table is listed whole, the table is picked by its
+// name, and its rows are read.
+test('a safetensors header listing 200,001 tensors: every one listed, wpe.weight picked and read', () => {
+  const rows = 64;
+  const cols = 16;
+  const entries = {};
+  for (let i = 0; i < 200000; i++) entries[`layer.${i}.w`] = { dtype: 'F32', shape: [1, 1], data_offsets: [0, 4] };
+  entries['wpe.weight'] = { dtype: 'F32', shape: [rows, cols], data_offsets: [4, 4 + rows * cols * 4] };
+  const data = new Uint8Array(4 + rows * cols * 4);
+  data.set(new Uint8Array(new Float32Array(rows * cols).map((_, i) => Math.sin(i / 7)).buffer), 4);
+  const r = open(safetensors(entries, data));
+  assert.equal(r.listing.tensors.length, 200001);
+  const names = new Set(r.listing.tensors.map((t) => t.name));
+  assert.ok(names.has('layer.0.w') && names.has('layer.199999.w') && names.has('wpe.weight'));
+  assert.equal(r.listing.picked.name, 'wpe.weight');
+  assert.deepEqual(r.summary.shape, [rows, cols]);
+  // Row 0's norm, from the values written above (as float32).
+  const row0 = Float32Array.from({ length: cols }, (_, i) => Math.sin(i / 7));
+  assert.ok(Math.abs(r.summary.norms[0] - Math.hypot(...row0)) < 1e-4, `${r.summary.norms[0]}`);
+});
