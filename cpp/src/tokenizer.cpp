@@ -289,13 +289,15 @@ std::vector<std::string> tokens_from_segments(const std::vector<std::string>& se
             // A kanji ICU found no word for, then its okurigana: the hiragana
             // segments up to a particle or auxiliary (追|い|かけ|た → 追いかけ|た).
             // An auxiliary that ends the okurigana so far is split off and ends
-            // the word (食|べた → 食べ|た, 食|べ|ま|した → 食べ|ました).
+            // the word (食|べた → 食べ|た, 食|べ|ま|した → 食べ|ました); when the
+            // okurigana so far is that auxiliary whole, the kanji stands alone
+            // (見|ま|した → 見|ました, not 見まし|た).
             std::string okurigana;
             while (i < segs.size() && segs[i].kind == Kind::hiragana && !is_function_word(segs[i].text)) {
                 okurigana += segs[i++].text;
                 std::string aux;
                 for (const std::string& a : trailing_auxiliaries())
-                    if (okurigana.size() > a.size() &&
+                    if (okurigana.size() >= a.size() &&
                         okurigana.compare(okurigana.size() - a.size(), a.size(), a) == 0) {
                         aux = a;
                         break;

@@ -203,6 +203,8 @@ const SENTENCES = {
   'I live in Tokyo': ['i', 'live', 'in', 'tokyo'],
   '猫は寿司を食べました': ['猫', 'は', '寿司', 'を', '食べ', 'ました'],
   '雨が降っている': ['雨', 'が', '降っ', 'て', 'いる'],
+  // 見|ま|した: the hiragana after 見 is the auxiliary whole, so 見 stands alone (not 見まし|た).
+  '犬を見ました': ['犬', 'を', '見', 'ました'],
 };
 
 test('tokenize: words, not characters, the same in wasm (Intl.Segmenter) and natively (libicu)', () => {
