@@ -22,8 +22,8 @@
 //
 // The order comes from tests/e2e/durations.json (each file's duration_ms in
 // its last full run: committed, so a fresh clone starts in a good order). A
-// run of every file with unscaled timeouts (no POSLAB_TIMEOUT_SCALE) refreshes
-// it from the TAP's duration_ms, rewriting it only when a file is new or gone
+// passing run of every file with unscaled timeouts (no POSLAB_TIMEOUT_SCALE,
+// no --import) and without the slow tests (no POSLAB_FULL_RUN) refreshes it from the TAP's duration_ms, rewriting it only when a file is new or gone
 // or took a quarter more or less than recorded (so it does not change on every
 // run). A file it does not know runs first.
 import { spawn } from 'node:child_process';
@@ -188,7 +188,7 @@ if (tapPath) {
 }
 
 // Refresh the recorded durations after a whole, unscaled run.
-if (record && whole && !scaled && imports.length === 0 && failedFiles.length === 0) {
+if (record && whole && !scaled && !process.env.POSLAB_FULL_RUN && imports.length === 0 && failedFiles.length === 0) {
   const fresh = {};
   for (const r of results) fresh[keyOf(r.file)] = Math.round(totalsOf(r.tap).duration_ms ?? r.wall);
   const keys = Object.keys(fresh);

@@ -14,7 +14,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { artifacts, dist, nodeCore, requireDist, root, watchCsp, CHROMIUM_ARGS } from './helpers.mjs';
+import { artifacts, dist, nodeCore, requireDist, root, watchCsp, nextFrames, CHROMIUM_ARGS } from './helpers.mjs';
 import { writeCoursePage } from './fixtures/course-page.mjs';
 import { serveDirs } from './fixtures/serve-dirs.mjs';
 import { serve } from '../../scripts/serve.mjs';
@@ -193,7 +193,8 @@ async function screenshotWhole(page, name) {
   const height = await page.evaluate(() => Math.min(16000, document.documentElement.scrollHeight));
   await page.setViewportSize({ width, height });
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForTimeout(500);
+  // The frames laid out and painted at the new size: two frames of the page.
+  await nextFrames(page, 2);
   await page.screenshot({ path: join(artifacts, name) });
 }
 

@@ -148,10 +148,22 @@ test('exercise 7, train first: the prediction closes before any result and stays
   const base = `${lab.bases.http}?learner=trains-first`;
   await gotoReady(page, `${base}#ex=train-short-test-long&lang=en${QUICK}`);
   assert.equal(await page.locator('#predict-none').isDisabled(), false, 'open before any run');
+  // Closed at once, before the run has any result: the run's state is read in
+  // the page at the moment the prediction closes (a 5-step run may well be
+  // done by the time the test could read it from Node on a busy machine).
+  await page.evaluate((w) => {
+    const mo = new MutationObserver(() => {
+      if (!document.querySelector('[data-question="predict"] .prediction-closed')) return;
+      mo.disconnect();
+      window.__closedWhile = { status: document.querySelector(w)?.getAttribute('data-status') ?? null, results: document.querySelectorAll(`${w} .extrap-table`).length };
+    });
+    mo.observe(document.body, { childList: true, subtree: true, attributes: true });
+  }, W);
   await page.click(`${W} .train-button`);
-  // Closed at once, before the run has any result.
   await page.waitForSelector('[data-question="predict"] .prediction-closed');
-  assert.notEqual(await page.getAttribute(W, 'data-status'), 'done');
+  const closedWhile = await (await page.waitForFunction(() => window.__closedWhile)).jsonValue();
+  assert.notEqual(closedWhile.status, 'done', 'the prediction closed only once the run was done');
+  assert.equal(closedWhile.results, 0, 'a result was drawn before the prediction closed');
   assert.equal(await page.locator('#predict-none').isDisabled(), true);
   assert.equal(await page.locator('[data-question="predict"] button[type="submit"]').isDisabled(), true);
   await page.waitForSelector(`${W}[data-status="done"]`, { timeout: 90000 });
