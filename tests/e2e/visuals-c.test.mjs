@@ -253,7 +253,7 @@ test('exercise 3 at 390×844: the step a focused question asks about is on scree
 
 // ---------------------------------------------------------------- exercise 4 on a phone
 
-test('exercise 4 at 390×844: the difference grid starts on the first screen, under the controls and the chips', { timeout: T(120000) }, async () => {
+test('exercise 4 at 390×844: the whole difference grid on the first screen, under the controls and the chips (ja and en)', { timeout: T(120000) }, async () => {
   const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 390, height: 844 } });
   try {
     for (const lang of ['ja', 'en']) {
@@ -262,13 +262,19 @@ test('exercise 4 at 390×844: the difference grid starts on the first screen, un
       const s = await page.evaluate(() => {
         const box = (e) => e && (({ top, bottom }) => ({ top, bottom }))(e.getBoundingClientRect());
         const cells = [...document.querySelectorAll('.diff-grid .diff-cell')].map((c) => c.getBoundingClientRect());
-        return { controls: box(document.querySelector('.exercise .controls')), chips: box(document.querySelector('.chips')), firstCell: cells[0] && { top: cells[0].top, bottom: cells[0].bottom }, lines: box(document.querySelector('.lines-svg')) };
+        const labels = [...document.querySelectorAll('.diff-grid .diff-col')].map((c) => c.getBoundingClientRect());
+        return { controls: box(document.querySelector('.exercise .controls')), chips: box(document.querySelector('.chips')), firstCell: cells[0] && { top: cells[0].top, bottom: cells[0].bottom }, lines: box(document.querySelector('.lines-svg')), n: cells.length, top: Math.min(...labels.map((r) => r.top)), bottom: Math.max(...cells.map((r) => r.bottom)), right: Math.max(...cells.map((r) => r.right)) };
       });
       assert.ok(s.firstCell, 'no difference grid');
-      // The first row of cells whole on the first screen (it was ≈ 1,100 px down, under the lines).
-      assert.ok(s.firstCell.bottom <= 844, `the grid's first row at ${Math.round(s.firstCell.top)}–${Math.round(s.firstCell.bottom)} px`);
+      // The whole grid on the first screen (its first row was ≈ 1,100 px down, under the lines;
+      // its last row at 920 / 957 px before issue 24's second pass).
+      // The default sentence: 6 tokens in ja (犬 が 猫 を 追いかけ た) and in en (the dog chased the cat .).
+      assert.equal(s.n, 36, `${lang}: ${s.n} cells`);
+      assert.ok(s.top >= 0 && s.bottom <= 844, `${lang}: the grid at ${Math.round(s.top)}–${Math.round(s.bottom)} px of 844`);
+      assert.ok(s.right <= 390, `${lang}: the grid runs past the screen`);
       assert.ok(s.controls.bottom <= s.chips.top && s.chips.bottom <= s.firstCell.top, 'controls, then chips, then the grid');
       assert.ok(s.lines.top > s.firstCell.top, 'the lines come after the grid on a phone');
+      await page.screenshot({ path: join(artifacts, `visuals-c-add-position-${lang}-390.png`) });
     }
     assert.deepEqual(await axeViolations(page), []);
     assert.deepEqual(problems.console, []);
