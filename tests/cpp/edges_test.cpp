@@ -9,12 +9,16 @@
 #include <string>
 #include <vector>
 
+#include "poslab/api_json.hpp"
 #include "poslab/errors.hpp"
+#include "poslab/grading_internal.hpp"
+#include "poslab/model.hpp"
 #include "poslab/grading.hpp"
 #include "poslab/tokenizer.hpp"
 
 using namespace poslab;
 using namespace poslab::grading;
+using poslab::grading::internal::to_doubles;
 
 namespace {
 using Tokens = std::vector<std::string>;
@@ -322,4 +326,62 @@ TEST(VariantEdges, ALoneDollarIsText) {
     EXPECT_EQ(substitute(json("$"), kNone, kNone, "ja"), json("$"));
     EXPECT_EQ(substitute(json{{"a", "$"}, {"b", "$x"}}, json{{"x", 4}}, kNone, "en"), (json{{"a", "$"}, {"b", 4}}));
     EXPECT_THROW(substitute(json("$y"), kNone, kNone, "ja"), InvalidArgument);
+}
+
+// ---- api_json: call_json's option checks and json_at_path ------------------------
+
+namespace {
+std::string code_of(const char* fn, const json& args) {
+    try {
+        call_json(fn, args);
+    } catch (const InvalidArgument& e) {
+        return e.code();
+    }
+    return "";
+}
+}  // namespace
+
+TEST(ApiEdges, WholeNumbersMustBeWholeAndWithinTheirLimit) {
+    EXPECT_EQ(code_of("encoding", {{"length", 2.5}, {"dModel", 2}}), "bad_option_type");
+    EXPECT_EQ(code_of("encoding", {{"length", 2.0}, {"dModel", 2}}), "");
+    // A seed is 32 bits: 2^32 − 1 is the largest.
+    EXPECT_EQ(code_of("similarity", {{"scheme", "learned"}, {"length", 2}, {"seed", 4294967295.0}}), "");
+    EXPECT_NE(code_of("similarity", {{"scheme", "learned"}, {"length", 2}, {"seed", 4294967296.0}}), "");
+    // ropeRotate's position: 0 … kMaxPosition − 1.
+    EXPECT_EQ(code_of("ropeRotate", {{"vector", {1, 0}}, {"position", double(kMaxPosition - 1)}}), "");
+    EXPECT_NE(code_of("ropeRotate", {{"vector", {1, 0}}, {"position", double(kMaxPosition)}}), "");
+}
+
+TEST(ApiEdges, UnknownOptionsAndMissingOnesAreRefused) {
+    EXPECT_NE(code_of("encoding", {{"length", 2}, {"dModel", 2}, {"bogus", 1}}), "");
+    EXPECT_EQ(code_of("similarity", {{"scheme", "sinusoidal"}}), "missing_option");
+    EXPECT_EQ(code_of("similarity", {{"length", 3}}), "missing_option");
+    // A list of numbers with a string in it: the lab's error, not a JSON library's.
+    EXPECT_EQ(code_of("ropeRotate", {{"vector", {"a", 1}}, {"position", 1}}), "bad_option_type");
+}
+
+TEST(ApiEdges, AMatrixShapeMustMatchItsDataAndRowsAreShapeOneLong) {
+    EXPECT_EQ(code_of("forward", {{"vectors", {{"shape", {2, 2}}, {"data", {1, 2, 3}}}}, {"weights", "identity"}}), "bad_matrix");
+    // One token: its softmax weight is 1, so identity attention returns the row itself: [3, 4].
+    const json r = call_json("forward", {{"vectors", {{"shape", {1, 2}}, {"data", {3, 4}}}}, {"weights", "identity"}});
+    EXPECT_EQ(to_doubles(json_at_path(r, "output.data")), json::parse("[3.0, 4.0]"));
+}
+
+TEST(ApiEdges, PathsReadMultiLetterKeysAndStopAtTheEndOfAList) {
+    const json v = json::parse(R"({"ab":{"cd":[10, 20]}})");
+    EXPECT_EQ(json_at_path(v, "ab.cd.1"), 20);
+    EXPECT_THROW(json_at_path(v, "ab.cd.2"), InvalidArgument);
+}
+
+TEST(ApiEdges, MaskedScoresAreNullNotInfinity) {
+    // Two tokens under the causal mask: exactly one score is masked (query 0, key 1), and
+    // JSON has no −∞, so it is null; every other entry is a finite number.
+    const json r = call_json("attentionSteps", {{"vectors", {{1, 0}, {0, 1}}}, {"causal", true}, {"weights", "identity"}});
+    const json& data = json_at_path(r, "scores.data");
+    ASSERT_EQ(data.size(), 4u);
+    EXPECT_TRUE(data[1].is_null());
+    for (const std::size_t i : {0u, 2u, 3u}) {
+        ASSERT_TRUE(data[i].is_number());
+        EXPECT_TRUE(std::isfinite(data[i].get<double>()));
+    }
 }
