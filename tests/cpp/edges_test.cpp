@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "poslab/api_json.hpp"
+#include "poslab/code_questions.hpp"
 #include "poslab/errors.hpp"
 #include "poslab/grading_internal.hpp"
 #include "poslab/model.hpp"
@@ -384,4 +385,79 @@ TEST(ApiEdges, MaskedScoresAreNullNotInfinity) {
         ASSERT_TRUE(data[i].is_number());
         EXPECT_TRUE(std::isfinite(data[i].get<double>()));
     }
+}
+
+// ---- code_questions: comparison, tolerance, drawn sizes, the not-re-run path ------
+
+namespace {
+json pe_question(json tolerance = nullptr) {
+    json q = {{"type", "code"}, {"id", "pe"}, {"function", "build_sinusoidal_encoding"}, {"params", {"seq_len", "d_model"}},
+              {"cases", {{{"args", {2, 2}}}, {{"args", {1, 3}}, {"raises", "ValueError"}}}},
+              {"hidden", {{{"count", 4}, {"sizes", {{"S", {3, 3}}, {"D", {2, 2}}}}, {"args", {"S", "D"}}}}}};
+    if (!tolerance.is_null()) q["tolerance"] = tolerance;
+    return q;
+}
+const double s1 = std::sin(1.0), c1 = std::cos(1.0);  // PE(1) for d_model 2: [sin 1, cos 1]
+json ok_value(json v) { return json{{"ok", true}, {"value", v}}; }
+}  // namespace
+
+TEST(CodeEdges, TheFirstDifferenceIsNamedByItsPlace) {
+    // PE for (2, 2) is [[0, 1], [sin 1, cos 1]]; the learner's cos 1 is off by 0.5.
+    const json cases = json::array({json{{"args", {2, 2}}}});
+    const json cmp = code_compare(pe_question(), cases, json::array({ok_value({{0, 1}, {s1, c1 + 0.5}})}), false);
+    EXPECT_EQ(cmp["passed"], 0);
+    EXPECT_EQ(cmp["cases"][0]["kind"], "value");
+    EXPECT_EQ(cmp["cases"][0]["at"], json::parse("[1, 1]"));
+    EXPECT_EQ(code_compare(pe_question(), cases, json::array({ok_value({{0, 1}, {s1, c1}})}), false)["passed"], 1);
+}
+
+TEST(CodeEdges, AQuestionsToleranceIsItsOwn) {
+    const json cases = json::array({json{{"args", {1, 2}}}});  // PE for (1, 2) = [[0, 1]]
+    // rtol 0.1: 1.05 is within 0.1·1 of 1.
+    EXPECT_EQ(code_compare(pe_question({{"rtol", 0.1}}), cases, json::array({ok_value({{0, 1.05}})}), false)["passed"], 1);
+    EXPECT_EQ(code_compare(pe_question(), cases, json::array({ok_value({{0, 1.05}})}), false)["passed"], 0);
+    // atol alone means rtol 0: 0.0100005 off is past atol 0.01 (with the default rtol 1e-6 it would pass).
+    EXPECT_EQ(code_compare(pe_question({{"atol", 0.01}}), cases, json::array({ok_value({{0, 1.0100005}})}), false)["passed"], 0);
+    EXPECT_EQ(code_compare(pe_question({{"atol", 0.01}}), cases, json::array({ok_value({{0, 1.0099}})}), false)["passed"], 1);
+}
+
+TEST(CodeEdges, AnExpectedExceptionMustBeTheNamedOne) {
+    const json cases = json::array({json{{"args", {1, 3}}, {"raises", "ValueError"}}});
+    const json wrong = code_compare(pe_question(), cases, json::array({json{{"ok", false}, {"error", "TypeError"}}}), false);
+    EXPECT_EQ(wrong["passed"], 0);
+    EXPECT_EQ(wrong["cases"][0]["kind"], "wrong_exception");
+    EXPECT_EQ(wrong["cases"][0]["want"], "ValueError");
+    EXPECT_EQ(code_compare(pe_question(), cases, json::array({json{{"ok", false}, {"error", "ValueError"}}}), false)["passed"], 1);
+}
+
+TEST(CodeEdges, ASizeRangeOfOneValueDrawsThatValue) {
+    const json hidden = code_cases(pe_question(), 5)["hidden"];
+    ASSERT_EQ(hidden.size(), 4u);
+    for (const json& c : hidden) EXPECT_EQ(c["args"], json::parse("[3, 2]"));
+    // [2, 3] draws both ends over a few seeds.
+    json q = pe_question();
+    q["hidden"][0]["sizes"]["S"] = json::parse("[2, 3]");
+    std::set<long long> seen;
+    for (std::uint32_t seed = 0; seed < 16; ++seed) {
+        const json drawn = code_cases(q, seed);
+        for (const json& c : drawn["hidden"]) seen.insert(c["args"][0].get<long long>());
+    }
+    EXPECT_EQ(seen, (std::set<long long>{2, 3}));
+}
+
+TEST(CodeEdges, AnAttemptNotReRunCountsAndScoresZero) {
+    const AttemptResult r = check_attempt(pe_question(), {{"code", "x"}, {"status", "not_rerun"}, {"reason", "budget"}}, kNone, kNone);
+    EXPECT_EQ(r.status, "incorrect");
+    EXPECT_EQ(r.score, 0.0);
+    ASSERT_TRUE(r.detail);
+    EXPECT_EQ((*r.detail)["kind"], "not_rerun");
+    EXPECT_EQ((*r.detail)["reason"], "budget");
+}
+
+TEST(CodeEdges, MaskedSoftmaxOfLargeScoresIsStillAnAverage) {
+    // Row 1 sees two equal scores of 1000: weights 1/2 each (e^1000 overflows unless the max is taken off).
+    const json w = code_reference("masked_softmax", json::array({json::parse("[[1000, 0], [1000, 1000]]")}));
+    EXPECT_DOUBLE_EQ(w[0][0].get<double>(), 1.0);
+    EXPECT_DOUBLE_EQ(w[1][0].get<double>(), 0.5);
+    EXPECT_DOUBLE_EQ(w[1][1].get<double>(), 0.5);
 }
