@@ -461,3 +461,21 @@ TEST(CodeEdges, MaskedSoftmaxOfLargeScoresIsStillAnAverage) {
     EXPECT_DOUBLE_EQ(w[1][0].get<double>(), 0.5);
     EXPECT_DOUBLE_EQ(w[1][1].get<double>(), 0.5);
 }
+
+// ---- experiments: the RoPE check's limit, the superposition spread ----------------
+
+TEST(ExperimentEdges, TheShiftedPositionsCountTowardsTheLimit) {
+    const double last = double(kMaxPosition - 1);
+    EXPECT_EQ(code_of("ropeCheck", {{"dHead", 2}, {"m", last}, {"n", 0}, {"shift", 0}}), "");
+    // m + shift = kMaxPosition: past the last position.
+    EXPECT_EQ(code_of("ropeCheck", {{"dHead", 2}, {"m", last}, {"n", 0}, {"shift", 1}}), "position_limit");
+    EXPECT_EQ(code_of("ropeCheck", {{"dHead", 2}, {"m", 0}, {"n", last}, {"shift", 1}}), "position_limit");
+}
+
+TEST(ExperimentEdges, OnePairHasNoSpread) {
+    // The standard deviation of a single cosine is 0 (its mean is itself).
+    const json r = call_json("superposition", {{"dims", {4, 16}}, {"pairs", 1}, {"vocab", 8}, {"positions", 8}, {"trials", 10}, {"seed", 3}});
+    const json& rows = r.is_array() ? r : r.at("rows");
+    ASSERT_EQ(rows.size(), 2u);
+    for (const json& row : rows) EXPECT_EQ(row.at("cosineStd").get<double>(), 0.0);
+}
