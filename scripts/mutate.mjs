@@ -163,7 +163,7 @@ for (const m of chosen) {
     outcome = 'stale';  // the line is gone: update the list
   } else {
     const indent = lines[k].match(/^\s*/)[0];
-    lines[k] = lines[k].includes(m.original) ? lines[k].replace(m.original, m.replacement) : indent + m.replacement;
+    lines[k] = lines[k].includes(m.original) ? lines[k].replace(m.original, () => m.replacement) : indent + m.replacement;
     writeFileSync(path, lines.join('\n'));
     const started = Date.now();
     const b = rebuild();

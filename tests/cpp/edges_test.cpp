@@ -9,12 +9,17 @@
 #include <string>
 #include <vector>
 
+#include "poslab/api_json.hpp"
+#include "poslab/code_questions.hpp"
 #include "poslab/errors.hpp"
+#include "poslab/grading_internal.hpp"
+#include "poslab/model.hpp"
 #include "poslab/grading.hpp"
 #include "poslab/tokenizer.hpp"
 
 using namespace poslab;
 using namespace poslab::grading;
+using poslab::grading::internal::to_doubles;
 
 namespace {
 using Tokens = std::vector<std::string>;
@@ -322,4 +327,155 @@ TEST(VariantEdges, ALoneDollarIsText) {
     EXPECT_EQ(substitute(json("$"), kNone, kNone, "ja"), json("$"));
     EXPECT_EQ(substitute(json{{"a", "$"}, {"b", "$x"}}, json{{"x", 4}}, kNone, "en"), (json{{"a", "$"}, {"b", 4}}));
     EXPECT_THROW(substitute(json("$y"), kNone, kNone, "ja"), InvalidArgument);
+}
+
+// ---- api_json: call_json's option checks and json_at_path ------------------------
+
+namespace {
+std::string code_of(const char* fn, const json& args) {
+    try {
+        call_json(fn, args);
+    } catch (const InvalidArgument& e) {
+        return e.code();
+    }
+    return "";
+}
+}  // namespace
+
+TEST(ApiEdges, WholeNumbersMustBeWholeAndWithinTheirLimit) {
+    EXPECT_EQ(code_of("encoding", {{"length", 2.5}, {"dModel", 2}}), "bad_option_type");
+    EXPECT_EQ(code_of("encoding", {{"length", 2.0}, {"dModel", 2}}), "");
+    // A seed is 32 bits: 2^32 − 1 is the largest.
+    EXPECT_EQ(code_of("similarity", {{"scheme", "learned"}, {"length", 2}, {"seed", 4294967295.0}}), "");
+    EXPECT_NE(code_of("similarity", {{"scheme", "learned"}, {"length", 2}, {"seed", 4294967296.0}}), "");
+    // ropeRotate's position: 0 … kMaxPosition − 1.
+    EXPECT_EQ(code_of("ropeRotate", {{"vector", {1, 0}}, {"position", double(kMaxPosition - 1)}}), "");
+    EXPECT_NE(code_of("ropeRotate", {{"vector", {1, 0}}, {"position", double(kMaxPosition)}}), "");
+}
+
+TEST(ApiEdges, UnknownOptionsAndMissingOnesAreRefused) {
+    EXPECT_NE(code_of("encoding", {{"length", 2}, {"dModel", 2}, {"bogus", 1}}), "");
+    EXPECT_EQ(code_of("similarity", {{"scheme", "sinusoidal"}}), "missing_option");
+    EXPECT_EQ(code_of("similarity", {{"length", 3}}), "missing_option");
+    // A list of numbers with a string in it: the lab's error, not a JSON library's.
+    EXPECT_EQ(code_of("ropeRotate", {{"vector", {"a", 1}}, {"position", 1}}), "bad_option_type");
+}
+
+TEST(ApiEdges, AMatrixShapeMustMatchItsDataAndRowsAreShapeOneLong) {
+    EXPECT_EQ(code_of("forward", {{"vectors", {{"shape", {2, 2}}, {"data", {1, 2, 3}}}}, {"weights", "identity"}}), "bad_matrix");
+    // One token: its softmax weight is 1, so identity attention returns the row itself: [3, 4].
+    const json r = call_json("forward", {{"vectors", {{"shape", {1, 2}}, {"data", {3, 4}}}}, {"weights", "identity"}});
+    EXPECT_EQ(to_doubles(json_at_path(r, "output.data")), json::parse("[3.0, 4.0]"));
+}
+
+TEST(ApiEdges, PathsReadMultiLetterKeysAndStopAtTheEndOfAList) {
+    const json v = json::parse(R"({"ab":{"cd":[10, 20]}})");
+    EXPECT_EQ(json_at_path(v, "ab.cd.1"), 20);
+    EXPECT_THROW(json_at_path(v, "ab.cd.2"), InvalidArgument);
+}
+
+TEST(ApiEdges, MaskedScoresAreNullNotInfinity) {
+    // Two tokens under the causal mask: exactly one score is masked (query 0, key 1), and
+    // JSON has no −∞, so it is null; every other entry is a finite number.
+    const json r = call_json("attentionSteps", {{"vectors", {{1, 0}, {0, 1}}}, {"causal", true}, {"weights", "identity"}});
+    const json& data = json_at_path(r, "scores.data");
+    ASSERT_EQ(data.size(), 4u);
+    EXPECT_TRUE(data[1].is_null());
+    for (const std::size_t i : {0u, 2u, 3u}) {
+        ASSERT_TRUE(data[i].is_number());
+        EXPECT_TRUE(std::isfinite(data[i].get<double>()));
+    }
+}
+
+// ---- code_questions: comparison, tolerance, drawn sizes, the not-re-run path ------
+
+namespace {
+json pe_question(json tolerance = nullptr) {
+    json q = {{"type", "code"}, {"id", "pe"}, {"function", "build_sinusoidal_encoding"}, {"params", {"seq_len", "d_model"}},
+              {"cases", {{{"args", {2, 2}}}, {{"args", {1, 3}}, {"raises", "ValueError"}}}},
+              {"hidden", {{{"count", 4}, {"sizes", {{"S", {3, 3}}, {"D", {2, 2}}}}, {"args", {"S", "D"}}}}}};
+    if (!tolerance.is_null()) q["tolerance"] = tolerance;
+    return q;
+}
+const double s1 = std::sin(1.0), c1 = std::cos(1.0);  // PE(1) for d_model 2: [sin 1, cos 1]
+json ok_value(json v) { return json{{"ok", true}, {"value", v}}; }
+}  // namespace
+
+TEST(CodeEdges, TheFirstDifferenceIsNamedByItsPlace) {
+    // PE for (2, 2) is [[0, 1], [sin 1, cos 1]]; the learner's cos 1 is off by 0.5.
+    const json cases = json::array({json{{"args", {2, 2}}}});
+    const json cmp = code_compare(pe_question(), cases, json::array({ok_value({{0, 1}, {s1, c1 + 0.5}})}), false);
+    EXPECT_EQ(cmp["passed"], 0);
+    EXPECT_EQ(cmp["cases"][0]["kind"], "value");
+    EXPECT_EQ(cmp["cases"][0]["at"], json::parse("[1, 1]"));
+    EXPECT_EQ(code_compare(pe_question(), cases, json::array({ok_value({{0, 1}, {s1, c1}})}), false)["passed"], 1);
+}
+
+TEST(CodeEdges, AQuestionsToleranceIsItsOwn) {
+    const json cases = json::array({json{{"args", {1, 2}}}});  // PE for (1, 2) = [[0, 1]]
+    // rtol 0.1: 1.05 is within 0.1·1 of 1.
+    EXPECT_EQ(code_compare(pe_question({{"rtol", 0.1}}), cases, json::array({ok_value({{0, 1.05}})}), false)["passed"], 1);
+    EXPECT_EQ(code_compare(pe_question(), cases, json::array({ok_value({{0, 1.05}})}), false)["passed"], 0);
+    // atol alone means rtol 0: 0.0100005 off is past atol 0.01 (with the default rtol 1e-6 it would pass).
+    EXPECT_EQ(code_compare(pe_question({{"atol", 0.01}}), cases, json::array({ok_value({{0, 1.0100005}})}), false)["passed"], 0);
+    EXPECT_EQ(code_compare(pe_question({{"atol", 0.01}}), cases, json::array({ok_value({{0, 1.0099}})}), false)["passed"], 1);
+}
+
+TEST(CodeEdges, AnExpectedExceptionMustBeTheNamedOne) {
+    const json cases = json::array({json{{"args", {1, 3}}, {"raises", "ValueError"}}});
+    const json wrong = code_compare(pe_question(), cases, json::array({json{{"ok", false}, {"error", "TypeError"}}}), false);
+    EXPECT_EQ(wrong["passed"], 0);
+    EXPECT_EQ(wrong["cases"][0]["kind"], "wrong_exception");
+    EXPECT_EQ(wrong["cases"][0]["want"], "ValueError");
+    EXPECT_EQ(code_compare(pe_question(), cases, json::array({json{{"ok", false}, {"error", "ValueError"}}}), false)["passed"], 1);
+}
+
+TEST(CodeEdges, ASizeRangeOfOneValueDrawsThatValue) {
+    const json hidden = code_cases(pe_question(), 5)["hidden"];
+    ASSERT_EQ(hidden.size(), 4u);
+    for (const json& c : hidden) EXPECT_EQ(c["args"], json::parse("[3, 2]"));
+    // [2, 3] draws both ends over a few seeds.
+    json q = pe_question();
+    q["hidden"][0]["sizes"]["S"] = json::parse("[2, 3]");
+    std::set<long long> seen;
+    for (std::uint32_t seed = 0; seed < 16; ++seed) {
+        const json drawn = code_cases(q, seed);
+        for (const json& c : drawn["hidden"]) seen.insert(c["args"][0].get<long long>());
+    }
+    EXPECT_EQ(seen, (std::set<long long>{2, 3}));
+}
+
+TEST(CodeEdges, AnAttemptNotReRunCountsAndScoresZero) {
+    const AttemptResult r = check_attempt(pe_question(), {{"code", "x"}, {"status", "not_rerun"}, {"reason", "budget"}}, kNone, kNone);
+    EXPECT_EQ(r.status, "incorrect");
+    EXPECT_EQ(r.score, 0.0);
+    ASSERT_TRUE(r.detail);
+    EXPECT_EQ((*r.detail)["kind"], "not_rerun");
+    EXPECT_EQ((*r.detail)["reason"], "budget");
+}
+
+TEST(CodeEdges, MaskedSoftmaxOfLargeScoresIsStillAnAverage) {
+    // Row 1 sees two equal scores of 1000: weights 1/2 each (e^1000 overflows unless the max is taken off).
+    const json w = code_reference("masked_softmax", json::array({json::parse("[[1000, 0], [1000, 1000]]")}));
+    EXPECT_DOUBLE_EQ(w[0][0].get<double>(), 1.0);
+    EXPECT_DOUBLE_EQ(w[1][0].get<double>(), 0.5);
+    EXPECT_DOUBLE_EQ(w[1][1].get<double>(), 0.5);
+}
+
+// ---- experiments: the RoPE check's limit, the superposition spread ----------------
+
+TEST(ExperimentEdges, TheShiftedPositionsCountTowardsTheLimit) {
+    const double last = double(kMaxPosition - 1);
+    EXPECT_EQ(code_of("ropeCheck", {{"dHead", 2}, {"m", last}, {"n", 0}, {"shift", 0}}), "");
+    // m + shift = kMaxPosition: past the last position.
+    EXPECT_EQ(code_of("ropeCheck", {{"dHead", 2}, {"m", last}, {"n", 0}, {"shift", 1}}), "position_limit");
+    EXPECT_EQ(code_of("ropeCheck", {{"dHead", 2}, {"m", 0}, {"n", last}, {"shift", 1}}), "position_limit");
+}
+
+TEST(ExperimentEdges, OnePairHasNoSpread) {
+    // The standard deviation of a single cosine is 0 (its mean is itself).
+    const json r = call_json("superposition", {{"dims", {4, 16}}, {"pairs", 1}, {"vocab", 8}, {"positions", 8}, {"trials", 10}, {"seed", 3}});
+    const json& rows = r.is_array() ? r : r.at("rows");
+    ASSERT_EQ(rows.size(), 2u);
+    for (const json& row : rows) EXPECT_EQ(row.at("cosineStd").get<double>(), 0.0);
 }

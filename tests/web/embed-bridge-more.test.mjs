@@ -196,3 +196,13 @@ test('homePage falls back to the lab origin for an http lab under parentOrigin=*
   const b = createEmbedBridge({ window: win, learner: () => 'alice' });
   assert.equal(b.answered({ exercise, question, score: { raw: 1, max: 1 }, success: true }).actor.account.homePage, 'http://lab.example.org');
 });
+
+test('the host learner message needs the position-lab context, even with a handler', () => {
+  const { win, parent } = labWindow(embedded());
+  const got = [];
+  createEmbedBridge({ window: win, onLearner: (id) => got.push(id) });
+  win.dispatchEvent(messageEvent({ context: 'elsewhere', action: 'learner', learner: 'bob' }, LMS, parent));
+  assert.deepEqual(got, []);
+  win.dispatchEvent(messageEvent({ context: 'position-lab', action: 'learner', learner: 'bob' }, LMS, parent));
+  assert.deepEqual(got, ['bob']);
+});
