@@ -214,6 +214,16 @@ test('the budget is per learner over all their files: past it, not_rerun(budget)
   assert.match(r.stderr, /3 file\(s\), 3 row\(s\), 2 code run\(s\)\n$/);
 });
 
+test('--budget-s is in seconds: --budget-s 1 lets three 20 ms runs of one learner through (read as milliseconds, only the first would run)', () => {
+  const quick = (key) => attempt(key, { status: 'ok', results: [], sleepMs: 20 });
+  const a = submission({ id: 'A', list: list('L1', [quick('a1'), quick('a2'), quick('a3')]) });
+  const r = gradeCode(std([a], ['--budget-s', '1']));
+  assert.equal(r.status, 0, r.stderr);
+  const ran = { status: 'ok', results: [] };
+  assert.deepEqual(csvRows(r.stdout).map((x) => x.results), [{ a1: ran, a2: ran, a3: ran }]);
+  assert.equal(r.runs.length, 3);
+});
+
 test('the sandbox unavailable: nothing runs, every code attempt not_rerun(sandbox_unavailable), exit 3 with the reason', () => {
   const cases = [
     ['{"ok":false,"reason":"bwrap missing"}', 'bwrap missing'],
