@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readMutantList } from './mutant-list.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const [list, ...tests] = process.argv.slice(2);
@@ -17,15 +18,7 @@ if (!list || !tests.length) {
   console.error('usage: node scripts/mutate-js-list.mjs LIST TEST_FILE…');
   process.exit(2);
 }
-const mutants = readFileSync(list, 'utf8')
-  .split('\n')
-  .map((line, i) => ({ line, at: i + 1 }))
-  .filter(({ line }) => line.trim() && !line.startsWith('#'))
-  .map(({ line, at }) => {
-    const parts = line.split('\t');
-    if (parts.length !== 3) throw new Error(`${list}:${at}: needs FILE<TAB>ORIGINAL<TAB>REPLACEMENT`);
-    return { file: parts[0], original: parts[1], replacement: parts[2], at };
-  });
+const mutants = readMutantList(list);
 
 const originals = new Map();
 const restore = () => {

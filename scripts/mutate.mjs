@@ -26,6 +26,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readMutantList } from './mutant-list.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const build = join(root, process.env.MUTATE_BUILD ?? 'build/native');
@@ -47,18 +48,7 @@ const allTests = flag('--all-tests');
 const excludeArg = values('--exclude');
 const exclude = excludeArg.length ? ['-E', excludeArg.join('|')] : [];
 
-const mutants = listFiles.flatMap((list) =>
-  readFileSync(list, 'utf8')
-    .split('\n')
-    .map((line, i) => ({ line, at: i + 1 }))
-    .filter(({ line }) => line.trim() && !line.startsWith('#'))
-    .map(({ line, at }) => {
-      const parts = line.split('\t');
-      if (parts.length !== 3) throw new Error(`${list}:${at}: needs FILE<TAB>ORIGINAL<TAB>REPLACEMENT`);
-      const [file, original, replacement] = parts;
-      return { file, original, replacement, list: relative(root, list), at };
-    }),
-);
+const mutants = listFiles.flatMap((list) => readMutantList(list).map((m) => ({ ...m, list: relative(root, list) })));
 
 // ---- which tests see which source file --------------------------------------
 const includesOf = (path) =>
