@@ -216,3 +216,18 @@ test('code: the last of several checked answers is restored; no onProgress, trac
   await one(q.el, 'button.code-check').fire('click');
   assert.equal(feedbackOf(q.el).className, 'feedback correct');
 });
+
+// ---- a11y markup --------------------------------------------------------------------
+test('a11y: code buttons are type=button; results are a polite status; the table scrolls by keyboard, has column headers and says ok/bad in words', async () => {
+  setPython(() => ({ status: 'ok', results: [{ ok: true, value: 1 }, { ok: true, value: 2 }], output: '' }));
+  const { el, calls, run } = codeCtx({ core: { codeRun: { passed: 1, total: 2, cases: [{ ok: true }, { ok: false, kind: 'value', got: 2 }] } } });
+  await calls.tracked;
+  assert.deepEqual(el.querySelectorAll('button').map((b) => b.getAttribute('type')), ['button', 'button', 'button']);
+  const out = one(el, '.code-results');
+  assert.deepEqual([out.getAttribute('role'), out.getAttribute('aria-live')], ['status', 'polite']);
+  await run();
+  assert.equal(one(out, '.table-scroll').getAttribute('tabindex'), '0');
+  assert.deepEqual(out.querySelectorAll('th').map((th) => th.getAttribute('scope')), ['col', 'col', 'col', 'col', 'col']);
+  assert.deepEqual(one(out, 'tbody').children.map((tr) => one(tr, '.sr-only').textContent), [T('code.case_ok'), T('code.case_bad')]);
+  assert.deepEqual(one(out, 'tbody').children.map((tr) => tr.className), ['ok', 'bad']);
+});

@@ -195,3 +195,15 @@ test('a11y: feedback is a polite status; forms are novalidate with a submit butt
   assert.equal(one(explain, 'label').className, 'sr-only');
   assert.equal(one(explain, 'label').getAttribute('for'), 'e2-text');
 });
+
+test('a11y: explain is labelled by its title and its text area described by the prompt and the note; the live count is hidden', () => {
+  const { el } = mount('explain', { id: 'e3', type: 'explain', prompt: 'Why?' });
+  const title = one(el, 'h3');
+  assert.equal(el.getAttribute('aria-labelledby'), title.id);
+  assert.equal(title.id, 'e3-title');
+  const ids = one(el, 'textarea').getAttribute('aria-describedby').split(' ');
+  assert.deepEqual(ids, ['e3-prompt', 'e3-note']);
+  assert.equal(one(el, '.prompt').id, 'e3-prompt');
+  assert.equal(el.all((e) => e.id === 'e3-note')[0].textContent, T('q.explain_note', { max: 2000 }));
+  assert.equal(one(el, '.explain-count').getAttribute('aria-hidden'), 'true');
+});
