@@ -41,11 +41,13 @@ test('code Run: a wrong value names the expected number at its path (only throug
     { ok: false, kind: 'value', got: 7, at: [0, 0], expected: [3] },
     // The exception the file's cases expect.
     { ok: false, kind: 'no_raise' },
+    // A wrong type at the top of the result.
+    { ok: false, kind: 'type', want: 'list', got: 'int' },
   ];
   setPython(() => ({ status: 'ok', results: verdictCases.map(() => ({ ok: true, value: 1 })), output: '' }));
   const cases = verdictCases.map(() => ({ args: [0, []] }));
   cases[5].raises = 'KeyError';
-  const { el, calls, run } = codeCtx({ block: { cases }, core: { codeRun: { passed: 0, total: 6, cases: verdictCases } } });
+  const { el, calls, run } = codeCtx({ block: { cases }, core: { codeRun: { passed: 0, total: 7, cases: verdictCases } } });
   await calls.tracked;
   await run();
   const why = one(el, 'tbody').children.map((r) => r.children[4].textContent);
@@ -56,6 +58,7 @@ test('code Run: a wrong value names the expected number at its path (only throug
     T('code.fail_value', { at: '[0]', got: '7' }),
     T('code.fail_value', { at: '[0][0]', got: '7' }),
     T('code.fail_no_raise', { want: 'KeyError' }),
+    T('code.fail_type', { at: T('code.top'), want: T('code.type_list'), got: 'int' }),
   ]);
 });
 
@@ -203,7 +206,9 @@ test('code: the last of several checked answers is restored; no onProgress, trac
     editors.at(-1).ed.text = src;
     await check();
   }
-  const { calls } = codeCtx(o);
+  // Reset pressed before the editor is there does nothing.
+  const { calls, btn } = codeCtx(o);
+  await btn('code-reset').fire('click');
   await calls.tracked;
   assert.equal(editors.at(-1).args.doc, 'v3');
   const { ctx } = makeCtx({ check: { status: 'correct', detail: { passed: 1, total: 1 } } });
