@@ -140,11 +140,13 @@ for (const mode of ['http', 'file']) {
 
   test(`${mode}: the page answers clicks while training; Cancel stops the run, the progress stops advancing and the page says so`, { timeout: 60000 }, async () => {
     const { page, context, problems } = await openPage(lab, mode);
-    await gotoReady(page, urlFor(lab, mode, { ex: 'train-short-test-long', extra: '&seeds=1', lang: 'en' }));
+    // Three seeds (15 runs, about 12 s on two quiet cores): long enough that the run is still going
+    // when Cancel is pressed, even on a busy machine (one seed's 5 runs once ended first under stress).
+    await gotoReady(page, urlFor(lab, mode, { ex: 'train-short-test-long', extra: '&seeds=1,2,3', lang: 'en' }));
     await page.click(`${W} .train-button`);
     await page.waitForFunction((w) => Number(document.querySelector(`${w} [role="progressbar"]`)?.dataset.stepsDone) >= 20, W);
-    // The progress line estimates the time left from the run's own pace (5 runs × 400 steps, none done yet).
-    await page.waitForFunction((w) => /^[A-Za-z]+ \(seed 1\): step \d+ of 400 — run \d of 5 \(\d+% in all\) — runs done: \d of 5; about \d+ s left \(estimated from the [\d.]+ s of training so far\)$/.test(document.querySelector(`${w} .progress-text`)?.textContent ?? ''), W);
+    // The progress line estimates the time left from the run's own pace (15 runs × 400 steps).
+    await page.waitForFunction((w) => /^[A-Za-z() ]+ \(seed [123]\): step \d+ of 400 — run \d+ of 15 \(\d+% in all\) — runs done: \d+ of 15; about \d+ s left \(estimated from the [\d.]+ s of training so far\)$/.test(document.querySelector(`${w} .progress-text`)?.textContent ?? ''), W);
     // Training started before a prediction: the prediction is closed (issue 22), not open to a guess made later.
     assert.equal(await page.locator('#predict-rope').isDisabled(), true);
     assert.equal(await page.locator('[data-question="predict"] .prediction-closed').count(), 1);
@@ -156,16 +158,18 @@ for (const mode of ['http', 'file']) {
     await page.click(`${W} .cancel-button`);
     await page.waitForSelector(`${W}[data-status="cancelled"]`, { timeout: 5000 });
     const stepsAt = await page.getAttribute(`${W} [role="progressbar"]`, 'data-steps-done');
-    assert.ok(Number(stepsAt) < 5 * 400, 'stopped before the end');
+    assert.ok(Number(stepsAt) < 15 * 400, 'stopped before the end');
     // data-status="cancelled" comes only once every training Worker has said
     // it stopped (web/js/core/trainer.js): a few frames more, nothing may move.
     await nextFrames(page, 5);
     assert.equal(await page.getAttribute(`${W} [role="progressbar"]`, 'data-steps-done'), stepsAt, 'no progress after the cancel');
-    // The run it stopped in: the earliest not finished (run 1 on a quiet machine; on a busy one
-    // run 1 may have ended before the cancel). Its scheme is that run's, in the file's order.
-    const stopped = (await page.locator(`${W} .extrap-outcome`).textContent()).match(/^Cancelled \((.+), seed 1, at step (\d+) of 400; run (\d) of 5\)\.$/);
-    assert.ok(stopped, 'the cancel message names the scheme, the step and the run');
-    assert.equal(stopped[1], ['Learned', 'Sinusoidal', 'RoPE', 'ALiBi', 'None (NoPE)'][Number(stopped[3]) - 1], `run ${stopped[3]} is that scheme's`);
+    // The run it stopped in: the earliest not finished (which one depends on the machine's pace).
+    // Its scheme and seed are that run's: seed by seed, every scheme per seed, in the file's order.
+    const stopped = (await page.locator(`${W} .extrap-outcome`).textContent()).match(/^Cancelled \((.+), seed (\d), at step (\d+) of 400; run (\d+) of 15\)\.$/);
+    assert.ok(stopped, 'the cancel message names the scheme, the seed, the step and the run');
+    const run = Number(stopped[4]) - 1;
+    assert.equal(stopped[1], ['Learned', 'Sinusoidal', 'RoPE', 'ALiBi', 'None (NoPE)'][run % 5], `run ${run + 1} is that scheme's`);
+    assert.equal(Number(stopped[2]), [1, 2, 3][Math.floor(run / 5)], `run ${run + 1} is that seed's`);
     assert.equal(await page.locator(`${W} .extrap-table`).count(), 0, 'nothing evaluated');
     assert.equal(await page.locator(`${W} .train-button`).isDisabled(), false);
     assert.equal(await page.locator(`${W} .cancel-button`).isDisabled(), true);
@@ -192,7 +196,8 @@ test('a language switch while training keeps the run going; leaving the exercise
       return post.call(this, message, ...rest);
     };
   });
-  await gotoReady(page, urlFor(lab, 'http', { ex: 'train-short-test-long', extra: '&seeds=1' }));
+  // Three seeds (15 runs): still training when the learner leaves, even on a busy machine.
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'train-short-test-long', extra: '&seeds=1,2,3' }));
   const stepsDone = () => page.getAttribute(`${W} [role="progressbar"]`, 'data-steps-done').then(Number);
   await page.click(`${W} .train-button`);
   await page.waitForFunction((w) => Number(document.querySelector(`${w} [role="progressbar"]`)?.dataset.stepsDone) >= 10, W);
@@ -203,13 +208,13 @@ test('a language switch while training keeps the run going; leaving the exercise
   const a = await stepsDone();
   await page.waitForFunction(([w, n]) => Number(document.querySelector(`${w} [role="progressbar"]`)?.dataset.stepsDone) > n, [W, a]);
   assert.equal(await page.getAttribute(W, 'data-status'), 'running');
-  assert.match(await page.locator(`${W} .progress-text`).textContent(), /^Learned \(seed 1\): step \d+ of 400/);
+  assert.match(await page.locator(`${W} .progress-text`).textContent(), /^(Learned|Sinusoidal|RoPE|ALiBi|None \(NoPE\)) \(seed [123]\): step \d+ of 400 — run \d+ of 15/);
   assert.equal(await page.locator(`${W} .train-button`).isDisabled(), true);
   // Away and back: nobody was left to see the run, so it was cancelled.
   await gotoReady(page, urlFor(lab, 'http', { ex: 'rope', lang: 'en' }));
-  // One cancel to each training Worker still at work: with seeds=1 there are 5 runs, and
-  // every Worker of the pool is still on its first when the learner leaves.
-  const workers = poolSize({ hardware: await page.evaluate(() => navigator.hardwareConcurrency), runs: 5 });
+  // One cancel to each training Worker still at work: with seeds=1,2,3 there are 15 runs, and
+  // every Worker of the pool is still at work when the learner leaves.
+  const workers = poolSize({ hardware: await page.evaluate(() => navigator.hardwareConcurrency), runs: 15 });
   await page.waitForFunction((n) => window.__trainCancels === n, workers);
   await gotoReady(page, urlFor(lab, 'http', { ex: 'train-short-test-long', lang: 'en' }));
   await page.waitForSelector(`${W}[data-status="cancelled"]`, { timeout: 5000 });
@@ -217,7 +222,7 @@ test('a language switch while training keeps the run going; leaving the exercise
   // Cancelled: every training Worker has said it stopped; a few frames more, nothing may move.
   await nextFrames(page, 5);
   assert.equal(await stepsDone(), b, 'no progress after leaving');
-  assert.ok(b < 5 * 400);
+  assert.ok(b < 15 * 400);
   assert.deepEqual(problems.console, [], 'console errors');
   await context.close();
 });
