@@ -31,6 +31,30 @@ import { readMutantList } from './mutant-list.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const build = join(root, process.env.MUTATE_BUILD ?? 'build/native');
 const argv = process.argv.slice(2);
+// Every argument is checked before anything is touched: a mistyped option
+// (or --help) must not start mutating the sources.
+{
+  const OPTIONS_WITH_VALUE = ['--list-file', '--only', '--file', '--exclude'];
+  const FLAGS = ['--all-tests', '--no-baseline', '--print-map'];
+  const usage = 'usage: node scripts/mutate.mjs [--list-file LIST]… [--only N,M] [--file PART] [--all-tests] [--exclude REGEX] [--no-baseline] [--print-map]';
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--help' || a === '-h') {
+      console.log(usage);
+      process.exit(0);
+    }
+    if (OPTIONS_WITH_VALUE.includes(a)) {
+      if (i + 1 >= argv.length) {
+        console.error(`mutate: ${a} needs a value\n${usage}`);
+        process.exit(2);
+      }
+      i++;
+    } else if (!FLAGS.includes(a)) {
+      console.error(`mutate: unknown argument '${a}'\n${usage}`);
+      process.exit(2);
+    }
+  }
+}
 const flag = (name) => argv.includes(name);
 const values = (name) => argv.flatMap((a, i) => (a === name && i + 1 < argv.length ? [argv[i + 1]] : []));
 
