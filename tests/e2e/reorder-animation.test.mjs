@@ -15,20 +15,33 @@ after(async () => {
   await lab?.close();
 });
 
-// Every animation that runs on the page from now on (CSS transitions, CSS
-// animations, Web Animations), named by what it moves, polled each frame.
+// Every animation that starts on the page from now on (Web Animations, CSS
+// transitions, CSS animations), named by what it moves. Each one is noted
+// when it is made: element.animate() is wrapped, and the transitionrun and
+// animationstart events are heard. A per-frame look at
+// document.getAnimations() alone can miss a 260 ms slide that starts and ends
+// between two frames of a starved machine (seen once on a quiet run). The
+// frames in which something moved are kept for a timing report.
 async function watchAnimations(page) {
   await page.evaluate(() => {
     window.__seen = new Set();
     window.__frames = [];
+    const note = (el) => {
+      if (!el || el.nodeType !== 1) return;
+      const name = el.dataset?.flip ?? (el.classList.contains('line-label') ? `label:${el.dataset.hlToken}` : el.classList.contains('att-line') ? 'line' : `other:${el.tagName}.${el.getAttribute('class')}`);
+      window.__seen.add(name);
+    };
+    const animate = Element.prototype.animate;
+    Element.prototype.animate = function (...args) {
+      const a = animate.apply(this, args);
+      note(this);
+      return a;
+    };
+    document.addEventListener('transitionrun', (e) => note(e.target), true);
+    document.addEventListener('animationstart', (e) => note(e.target), true);
     const tick = (now) => {
       if (now && document.getAnimations().length) window.__frames.push(now);
-      for (const a of document.getAnimations()) {
-        const el = a.effect?.target;
-        if (!el) continue;
-        const name = el.dataset?.flip ?? (el.classList.contains('line-label') ? `label:${el.dataset.hlToken}` : el.classList.contains('att-line') ? 'line' : `other:${el.tagName}.${el.getAttribute('class')}`);
-        window.__seen.add(name);
-      }
+      for (const a of document.getAnimations()) note(a.effect?.target);
       requestAnimationFrame(tick);
     };
     tick();
@@ -42,13 +55,23 @@ const seen = (page) => page.evaluate(() => [...window.__seen].sort());
 // a starved machine only makes this take longer.
 async function slidesOver(page, expected, pattern = null) {
   await nextFrames(page, 3);
-  await page.waitForFunction(
-    ([names, src]) =>
-      names.every((n) => window.__seen.has(n)) &&
-      (!src || [...window.__seen].some((n) => new RegExp(src).test(n))) &&
-      document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity),
-    [expected, pattern],
-  );
+  try {
+    await page.waitForFunction(
+      ([names, src]) =>
+        names.every((n) => window.__seen.has(n)) &&
+        (!src || [...window.__seen].some((n) => new RegExp(src).test(n))) &&
+        document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity),
+      [expected, pattern],
+    );
+  } catch (e) {
+    // Say which part never came: a missing slide, or one still running.
+    const state = await page.evaluate(() => ({
+      seen: [...window.__seen].sort(),
+      running: document.getAnimations().filter((a) => a.playState === 'running').map((a) => `${a.effect?.target?.getAttribute?.('class') ?? '?'} ${a.effect?.target?.dataset?.flip ?? ''} ends ${a.effect?.getComputedTiming().endTime}`),
+    }));
+    e.message += `\nexpected ${expected.join(', ')}${pattern ? ` and /${pattern}/` : ''}; seen ${state.seen.join(', ') || 'nothing'}; running ${state.running.join(' | ') || 'nothing'}`;
+    throw e;
+  }
 }
 
 async function tabToChips(page) {
