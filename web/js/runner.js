@@ -131,6 +131,44 @@ export function mainVisualIndex(blocks) {
   return at;
 }
 
+// A prediction beside a picture that keeps a place for it (a widget's [data-prediction-slot="<question
+// id>"]: exercise 7's training, issue 24). While the stage is one column (a phone, a narrow window), the
+// picture comes first (its frame answers nothing before a run) with the question right under it and the
+// controls it unlocks under that, and the side column's text after them, in the document's order too (so
+// Tab goes the way the eye does). When the stage is two columns, the question goes back to its place in
+// the side column, left of the picture. Only moved when the width crosses the line.
+export const ONE_COLUMN = '(max-width: 71.99rem)';
+function placePrediction(stage, block, main) {
+  if (block.beside_prediction !== true || typeof matchMedia !== 'function') return;
+  const moves = [];
+  for (const slot of stage.visual.querySelectorAll('[data-prediction-slot]')) {
+    const q = [...stage.side.children].find((e) => e.matches('.question') && e.dataset.question === slot.dataset.predictionSlot);
+    if (!q) continue;
+    const home = document.createComment(`${q.dataset.question}: beside the picture when wide`);
+    q.before(home);
+    moves.push({ q, slot, home });
+  }
+  if (!moves.length) return;
+  const stageEl = stage.side.parentElement;
+  const narrow = matchMedia(ONE_COLUMN);
+  const place = () => {
+    // A page replaced by another exercise's: stop listening.
+    if (main.dataset.ready && !main.isConnected) return narrow.removeEventListener('change', place);
+    const focused = document.activeElement;
+    for (const { q, slot, home } of moves) {
+      if (narrow.matches) slot.append(q);
+      else home.after(q);
+    }
+    if (narrow.matches) stageEl.prepend(stage.visual);
+    else stage.side.after(stage.visual);
+    stageEl.classList.toggle('prediction-in-visual', narrow.matches);
+    // Moving an element drops its focus: given back (a window resized while a choice had it).
+    if (focused && focused !== document.activeElement && stageEl.contains(focused)) focused.focus({ preventScroll: true });
+  };
+  place();
+  narrow.addEventListener('change', place);
+}
+
 // What went wrong with saved progress, said in place on the exercise page:
 // damaged progress dropped, the grading store's warnings (damaged records set
 // aside, storage full or off), kept attempts the core cannot grade here.
@@ -356,6 +394,7 @@ export async function renderExercise(root, exercise, app, { current = () => true
   const sideQuestion = stage?.side.querySelector(':scope > .question');
   if (practiceNote && sideQuestion) sideQuestion.before(practiceNote);
   else if (practiceNote && stage?.after.firstChild) stage.after.prepend(practiceNote);
+  if (stage) placePrediction(stage, exercise.blocks[mainAt], main);
 
   const prev = app.exercises[index - 1];
   const next = app.exercises[index + 1];
