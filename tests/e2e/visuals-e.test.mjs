@@ -9,12 +9,16 @@
 //   beside the picture, its answer kept.
 // - While it trains on a phone, the growing curves stay on screen (the same
 //   chart, stuck to the top) when the student goes down to Pause.
+// - Math in small text (captions, table cells, help lines) at 1280 and 390
+//   px: no glyph of it, sub- and superscripts included, under 13 px (they
+//   were 10–11 px: θᵢ in a table cell, m_h in a caption, d_model on the start
+//   page, 10000^{2i/D} in a caption; a fraction's script-script 8 px).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startLab, openPage, gotoReady, urlFor, root, axeViolations, artifacts, TIMEOUT_SCALE } from './helpers.mjs';
+import { startLab, openPage, gotoReady, urlFor, root, axeViolations, artifacts, openGate, TIMEOUT_SCALE } from './helpers.mjs';
 
 const yaml = createRequire(import.meta.url)('js-yaml');
 const file = (name) => yaml.load(readFileSync(join(root, 'exercises', name), 'utf8'));
@@ -39,6 +43,8 @@ const schemeLabels = (lang) => predictBlock.options.map((o) => o.label[lang]);
 const NOTE = { ja: '学習を始めると、各方式の曲線がここに伸びていきます', en: "Once training starts, each scheme's curve grows here" };
 
 const W7 = '[data-widget="train"]';
+// Exercise 10's widget that opens when its slope question is settled (from the file).
+const ex10Gate = file('10-alibi.yaml').blocks.find((b) => b.reveal_after).id;
 // Runs in the page: where the parts of exercise 7 are (viewport coordinates).
 function where() {
   const box = (e) => e && (({ top, bottom, left, right }) => ({ top, bottom, left, right }))(e.getBoundingClientRect());
@@ -174,5 +180,44 @@ test('exercise 7 at 390×844: while it trains, the curves grow in the same chart
     assert.deepEqual(problems.console, []);
   } finally {
     await context.close();
+  }
+});
+
+// Runs in the page: the smallest glyphs of each formula on screen (KaTeX's own 1 px struts and
+// zero-width spaces left out), with the formula's TeX and the element it sits in.
+function smallMath(min) {
+  const out = [];
+  for (const k of document.querySelectorAll('.katex')) {
+    if (!k.getBoundingClientRect().width) continue;
+    const glyphs = [...k.querySelectorAll('.katex-html span')].filter((e) => !e.children.length && e.textContent.replace(/[\s\u200b]/g, '') && !e.closest('.vlist-s'));
+    const px = Math.min(...glyphs.map((e) => parseFloat(getComputedStyle(e).fontSize)));
+    if (px < min) out.push(`${k.querySelector('annotation')?.textContent} in ${k.parentElement.closest('caption, td, th, p, li, label, div')?.tagName}: ${px.toFixed(1)} px`);
+  }
+  return out;
+}
+
+test('math in captions, table cells and help lines: no glyph under 13 px at 1280 and 390 (start, 3, 4, 9, 10)', { timeout: T(240000) }, async () => {
+  for (const width of [1280, 390]) {
+    const { page, context, problems } = await openPage(lab, 'http', { viewport: { width, height: 844 } });
+    try {
+      const seen = [];
+      for (const ex of [undefined, 'hand-calc', 'add-position', 'rope-extend', 'alibi']) {
+        await gotoReady(page, urlFor(lab, 'http', { ex, lang: 'ja' }));
+        // Exercise 10's slopes (m_h in the caption and the heads' column) open once its question is settled.
+        if (ex === 'alibi') await openGate(page, ex10Gate);
+        // Every table drawn (a closed table's formulas have no size).
+        for (const b of await page.locator('.table-toggle[aria-expanded="false"]').all()) if (await b.isVisible()) await b.click();
+        await page.waitForFunction(() => !document.querySelector('.tex-pending') && !document.querySelector('[data-busy]'));
+        const small = await page.evaluate(smallMath, 13);
+        assert.deepEqual(small, [], `${ex ?? 'start'} at ${width}`);
+        seen.push(await page.evaluate(() => [...document.querySelectorAll('.katex')].filter((k) => k.getBoundingClientRect().width && k.querySelector('.msupsub')).map((k) => k.querySelector('annotation').textContent)));
+      }
+      // The formulas that were too small are among those checked (so the check saw them drawn).
+      const all = seen.flat();
+      for (const tex of ['d_{\\mathrm{model}}', '2\\pi \\cdot 10000^{2i/D}', '\\theta_i', 'm_h']) assert.ok(all.includes(tex), `${tex} was not on the pages checked at ${width}`);
+      assert.deepEqual(problems.console, []);
+    } finally {
+      await context.close();
+    }
   }
 });
