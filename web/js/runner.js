@@ -131,12 +131,14 @@ export function mainVisualIndex(blocks) {
   return at;
 }
 
-// A prediction beside a picture that keeps a place for it (a widget's [data-prediction-slot="<question
-// id>"]: exercise 7's training, issue 24). While the stage is one column (a phone, a narrow window), the
-// picture comes first (its frame answers nothing before a run) with the question right under it and the
-// controls it unlocks under that, and the side column's text after them, in the document's order too (so
-// Tab goes the way the eye does). When the stage is two columns, the question goes back to its place in
-// the side column, left of the picture. Only moved when the width crosses the line.
+// A picture beside its prediction (beside_prediction: exercises 7 and 9, issue 24). While the stage is
+// one column (a phone, a narrow window), the picture comes first, since its first state answers
+// nothing (exercise 7's empty chart, exercise 9's map starting with PI), and the side column's text
+// and question after it: in the document's order too, so Tab goes the way the eye does. A widget that
+// keeps a place for its prediction ([data-prediction-slot="<question id>"]: exercise 7's training,
+// between its chart and its Train button) gets the question there, above the controls it unlocks.
+// When the stage is two columns, all goes back: the question beside the picture in the side column.
+// Only moved when the width crosses the line.
 export const ONE_COLUMN = '(max-width: 71.99rem)';
 function placePrediction(stage, block, main) {
   if (block.beside_prediction !== true || typeof matchMedia !== 'function') return;
@@ -148,7 +150,6 @@ function placePrediction(stage, block, main) {
     q.before(home);
     moves.push({ q, slot, home });
   }
-  if (!moves.length) return;
   const stageEl = stage.side.parentElement;
   const narrow = matchMedia(ONE_COLUMN);
   const place = () => {
@@ -161,7 +162,8 @@ function placePrediction(stage, block, main) {
     }
     if (narrow.matches) stageEl.prepend(stage.visual);
     else stage.side.after(stage.visual);
-    stageEl.classList.toggle('prediction-in-visual', narrow.matches);
+    stageEl.classList.toggle('visual-first', narrow.matches);
+    stageEl.classList.toggle('prediction-in-visual', narrow.matches && moves.length > 0);
     // Moving an element drops its focus: given back (a window resized while a choice had it).
     if (focused && focused !== document.activeElement && stageEl.contains(focused)) focused.focus({ preventScroll: true });
   };
