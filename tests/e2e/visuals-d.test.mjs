@@ -145,6 +145,15 @@ test('exercise 9 at 390×844: the angle map first, whole on the first screen und
           map: box(w.querySelector('.ropeext-figure svg')),
           controls: box(w.querySelector('.ropeext-controls')),
           method: w.querySelector('.ropeext-controls select[id$="-method"]')?.value,
+          // Each select wide enough for its chosen value: the text, its padding and the arrow (≈ 20 px).
+          clipped: [...w.querySelectorAll('.ropeext-controls select')].filter((sel) => {
+            const cs = getComputedStyle(sel);
+            const probe = document.body.appendChild(Object.assign(document.createElement('span'), { textContent: sel.selectedOptions[0].textContent }));
+            probe.style.cssText = `position:absolute;visibility:hidden;white-space:nowrap;font:${cs.font}`;
+            const need = probe.getBoundingClientRect().width + parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight) + 20;
+            probe.remove();
+            return sel.getBoundingClientRect().width < need;
+          }).map((sel) => sel.selectedOptions[0].textContent),
           text: box(document.querySelector('.lab-stage-side > .text')),
           question: box(document.querySelector('[data-question="which-pairs-leave"]')),
           scrollX: document.documentElement.scrollWidth > innerWidth,
@@ -156,6 +165,7 @@ test('exercise 9 at 390×844: the angle map first, whole on the first screen und
       assert.ok(s.map.top >= 0 && s.map.bottom <= 844, `${lang}: the map at ${Math.round(s.map.top)}–${Math.round(s.map.bottom)} px`);
       assert.ok(s.controls.top >= 0 && s.controls.bottom <= s.map.top, `${lang}: the controls are not above the map`);
       assert.equal(s.method, 'pi', `${lang}: the map starts with PI on a phone too`);
+      assert.deepEqual(s.clipped, [], `${lang}: a select too narrow for its value`);
       assert.ok(s.text.top > s.map.bottom && s.question.top > s.text.bottom, `${lang}: not map, text, question`);
       // Tab from the top: the map's first control before any choice of the question.
       let first = null;
