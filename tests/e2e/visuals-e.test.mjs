@@ -221,3 +221,28 @@ test('math in captions, table cells and help lines: no glyph under 13 px at 1280
     }
   }
 });
+
+// Exercise 10 at 1280×800 (en had "−m·|i −" on one line and "j|" on the next): the bias map's
+// caption keeps the formula −m·|i − j| on one line, in ja and en.
+test('exercise 10 at 1280×800: the bias map\'s caption keeps −m·|i − j| on one line (ja and en)', { timeout: T(120000) }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
+  try {
+    for (const lang of ['ja', 'en']) {
+      await gotoReady(page, urlFor(lab, 'http', { ex: 'alibi', lang }));
+      const lines = await page.evaluate(() => {
+        const cap = [...document.querySelectorAll('.aloc-panel figcaption')].find((e) => /\|i\s−\sj\|/.test(e.textContent));
+        if (!cap) return null;
+        const node = [...cap.childNodes].find((n) => n.nodeType === 3 && /\|i\s−\sj\|/.test(n.textContent));
+        const at = node.textContent.search(/−m·\|i\s−\sj\|/);
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + '−m·|i − j|'.length);
+        return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+      });
+      assert.equal(lines, 1, `${lang}: the formula is set on ${lines} lines`);
+    }
+    assert.deepEqual(problems.console, []);
+  } finally {
+    await context.close();
+  }
+});
