@@ -224,7 +224,7 @@ test('math in captions, table cells and help lines: no glyph under 13 px at 1280
 
 // Exercise 10 at 1280×800 (en had "−m·|i −" on one line and "j|" on the next): the bias map's
 // caption keeps the formula −m·|i − j| on one line, in ja and en.
-test('exercise 10 at 1280×800: the bias map\'s caption keeps −m·|i − j| on one line (ja and en)', { timeout: T(120000) }, async () => {
+test('exercise 10 at 1280×800: the bias map\'s caption keeps −m·|i − j| on one line, and the side text "|i − j|," too (ja and en)', { timeout: T(120000) }, async () => {
   const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
   try {
     for (const lang of ['ja', 'en']) {
@@ -240,6 +240,21 @@ test('exercise 10 at 1280×800: the bias map\'s caption keeps −m·|i − j| on
         return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
       });
       assert.equal(lines, 1, `${lang}: the formula is set on ${lines} lines`);
+      // In the side text, "$|i - j|$," (en: the "," had begun the next line): each short formula
+      // with its punctuation on one line (the bottoms of the formula's last box and of the text after it).
+      const split = await page.evaluate(() =>
+        [...document.querySelectorAll('.lab-stage .nobr')]
+          .filter((n) => n.querySelectorAll('.katex-html > .katex-base').length <= 2 && n.lastChild.nodeType === 3)
+          .filter((n) => {
+            const last = [...n.querySelectorAll('.katex-html > .katex-base')].at(-1).getBoundingClientRect();
+            const range = document.createRange();
+            range.selectNodeContents(n.lastChild);
+            const after = range.getBoundingClientRect();
+            return Math.abs(after.bottom - last.bottom) > last.height / 2;
+          })
+          .map((n) => n.textContent.slice(0, 40)),
+      );
+      assert.deepEqual(split, [], `${lang}: punctuation on another line than its formula`);
     }
     assert.deepEqual(problems.console, []);
   } finally {
