@@ -3,7 +3,7 @@
 //
 // - Exercise 9's angle map is the main visual beside the graded prediction:
 //   whole on the first screen at 1280×800 (ja, en), left of it the question;
-//   on a phone right after the question. It starts with position
+//   on a phone first, under its controls, the text and the question after it. It starts with position
 //   interpolation, a method none of the question's variants asks (read from
 //   the exercise file), so its first state answers no variant: its "leaves?"
 //   column is the one worked out here by hand for PI (no pair), and the text
@@ -67,6 +67,15 @@ test('exercise 9: the variants never ask PI, and the map\'s first frequencies ar
   assert.deepEqual(leavingByHand('pi', 2), [false, false, false, false]);
   // Plain RoPE's start gave its variants away: pairs 1–3 leave at every s asked.
   for (let s = sAsked.min; s <= sAsked.max; s++) assert.deepEqual(leavingByHand('none', s), [false, true, true, true]);
+  // Of the nine variants, exactly one has PI's verdict (no pair leaves) for its answer: base
+  // 500 000 at s = 2, whose answer then changes with s; PI's verdict is the same at every s.
+  // Kept (the reasoning is next to the starting state in rope-extend.js): a coincidence.
+  const answers = [];
+  for (const m of methodsAsked) for (let s = sAsked.min; s <= sAsked.max; s++) answers.push([`${m}@${s}`, leavingByHand(m, s).some(Boolean)]);
+  assert.deepEqual(answers.filter(([, any]) => !any).map(([k]) => k), ['base@2']);
+  assert.deepEqual(leavingByHand('base', 3), [false, true, false, false]);
+  assert.deepEqual(leavingByHand('base', 4), [false, true, false, false]);
+  for (let s = sAsked.min; s <= sAsked.max; s++) assert.deepEqual(leavingByHand('pi', s), [false, false, false, false]);
   // The start (PI, s = 2) turns the slow pairs at other speeds than any asked variant: its map is
   // not theirs. (NTK-aware's last pair is PI's by construction, as the exercise's own table says.)
   const start = thetaOf('pi', 2);
@@ -122,26 +131,49 @@ for (const lang of ['ja', 'en']) {
   });
 }
 
-test('exercise 9 at 390×844: the angle map comes right after the prediction, nothing between them', { timeout: T(120000) }, async () => {
+test('exercise 9 at 390×844: the angle map first, whole on the first screen under its controls (still PI); the text and the prediction after it; Tab goes the same way', { timeout: T(120000) }, async () => {
   const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 390, height: 844 } });
   try {
     for (const lang of ['ja', 'en']) {
       await gotoReady(page, urlFor(lab, 'http', { ex: 'rope-extend', lang }));
-      const between = await page.evaluate(() => {
-        const q = document.querySelector('[data-question="which-pairs-leave"]').getBoundingClientRect();
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const s = await page.evaluate(() => {
+        const box = (e) => e && (({ top, bottom }) => ({ top, bottom }))(e.getBoundingClientRect());
         const w = document.querySelector('[data-widget="angles"]');
-        const r = w.getBoundingClientRect();
-        // Every block of the exercise laid out between the question's bottom and the map's top.
-        const blocks = [...document.querySelectorAll('.exercise .text, .exercise .note, .exercise .question, .exercise .widget, .exercise .table-scroll')].filter((e) => {
-          const b = e.getBoundingClientRect();
-          return b.height > 0 && b.top >= q.bottom - 1 && b.bottom <= r.top + 1;
-        });
-        return { gap: r.top - q.bottom, blocks: blocks.map((e) => e.className), main: w.hasAttribute('data-main-visual') };
+        return {
+          main: w.hasAttribute('data-main-visual'),
+          map: box(w.querySelector('.ropeext-figure svg')),
+          controls: box(w.querySelector('.ropeext-controls')),
+          method: w.querySelector('.ropeext-controls select[id$="-method"]')?.value,
+          // Each select wide enough for its chosen value: the text, its padding and the arrow (≈ 20 px).
+          clipped: [...w.querySelectorAll('.ropeext-controls select')].filter((sel) => {
+            const cs = getComputedStyle(sel);
+            const probe = document.body.appendChild(Object.assign(document.createElement('span'), { textContent: sel.selectedOptions[0].textContent }));
+            probe.style.cssText = `position:absolute;visibility:hidden;white-space:nowrap;font:${cs.font}`;
+            const need = probe.getBoundingClientRect().width + parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight) + 20;
+            probe.remove();
+            return sel.getBoundingClientRect().width < need;
+          }).map((sel) => sel.selectedOptions[0].textContent),
+          text: box(document.querySelector('.lab-stage-side > .text')),
+          question: box(document.querySelector('[data-question="which-pairs-leave"]')),
+          scrollX: document.documentElement.scrollWidth > innerWidth,
+        };
       });
-      assert.equal(between.main, true);
-      assert.deepEqual(between.blocks, [], `${lang}: between the prediction and the map`);
-      assert.ok(between.gap >= 0 && between.gap < 40, `${lang}: ${between.gap} px from the prediction to the map`);
-      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth > innerWidth), false);
+      assert.equal(s.main, true);
+      assert.equal(s.scrollX, false);
+      // The whole map on the first screen (it began at 2,460 px ja / 2,691 px en, after the text and the question).
+      assert.ok(s.map.top >= 0 && s.map.bottom <= 844, `${lang}: the map at ${Math.round(s.map.top)}–${Math.round(s.map.bottom)} px`);
+      assert.ok(s.controls.top >= 0 && s.controls.bottom <= s.map.top, `${lang}: the controls are not above the map`);
+      assert.equal(s.method, 'pi', `${lang}: the map starts with PI on a phone too`);
+      assert.deepEqual(s.clipped, [], `${lang}: a select too narrow for its value`);
+      assert.ok(s.text.top > s.map.bottom && s.question.top > s.text.bottom, `${lang}: not map, text, question`);
+      // Tab from the top: the map's first control before any choice of the question.
+      let first = null;
+      for (let k = 0; k < 80 && !first; k++) {
+        await page.keyboard.press('Tab');
+        first = await page.evaluate(() => (document.activeElement.closest('.ropeext-controls') ? 'map' : document.activeElement.closest('[data-question="which-pairs-leave"]') ? 'question' : null));
+      }
+      assert.equal(first, 'map', `${lang}: Tab reached the ${first} first`);
     }
     assert.deepEqual(problems.console, []);
   } finally {

@@ -131,6 +131,46 @@ export function mainVisualIndex(blocks) {
   return at;
 }
 
+// A picture beside its prediction (beside_prediction: exercises 7 and 9, issue 24). While the stage is
+// one column (a phone, a narrow window), the picture comes first, since its first state answers
+// nothing (exercise 7's empty chart, exercise 9's map starting with PI), and the side column's text
+// and question after it: in the document's order too, so Tab goes the way the eye does. A widget that
+// keeps a place for its prediction ([data-prediction-slot="<question id>"]: exercise 7's training,
+// between its chart and its Train button) gets the question there, above the controls it unlocks.
+// When the stage is two columns, all goes back: the question beside the picture in the side column.
+// Only moved when the width crosses the line.
+export const ONE_COLUMN = '(max-width: 71.99rem)';
+function placePrediction(stage, block, main) {
+  if (block.beside_prediction !== true || typeof matchMedia !== 'function') return;
+  const moves = [];
+  for (const slot of stage.visual.querySelectorAll('[data-prediction-slot]')) {
+    const q = [...stage.side.children].find((e) => e.matches('.question') && e.dataset.question === slot.dataset.predictionSlot);
+    if (!q) continue;
+    const home = document.createComment(`${q.dataset.question}: beside the picture when wide`);
+    q.before(home);
+    moves.push({ q, slot, home });
+  }
+  const stageEl = stage.side.parentElement;
+  const narrow = matchMedia(ONE_COLUMN);
+  const place = () => {
+    // A page replaced by another exercise's: stop listening.
+    if (main.dataset.ready && !main.isConnected) return narrow.removeEventListener('change', place);
+    const focused = document.activeElement;
+    for (const { q, slot, home } of moves) {
+      if (narrow.matches) slot.append(q);
+      else home.after(q);
+    }
+    if (narrow.matches) stageEl.prepend(stage.visual);
+    else stage.side.after(stage.visual);
+    stageEl.classList.toggle('visual-first', narrow.matches);
+    stageEl.classList.toggle('prediction-in-visual', narrow.matches && moves.length > 0);
+    // Moving an element drops its focus: given back (a window resized while a choice had it).
+    if (focused && focused !== document.activeElement && stageEl.contains(focused)) focused.focus({ preventScroll: true });
+  };
+  place();
+  narrow.addEventListener('change', place);
+}
+
 // What went wrong with saved progress, said in place on the exercise page:
 // damaged progress dropped, the grading store's warnings (damaged records set
 // aside, storage full or off), kept attempts the core cannot grade here.
@@ -356,6 +396,7 @@ export async function renderExercise(root, exercise, app, { current = () => true
   const sideQuestion = stage?.side.querySelector(':scope > .question');
   if (practiceNote && sideQuestion) sideQuestion.before(practiceNote);
   else if (practiceNote && stage?.after.firstChild) stage.after.prepend(practiceNote);
+  if (stage) placePrediction(stage, exercise.blocks[mainAt], main);
 
   const prev = app.exercises[index - 1];
   const next = app.exercises[index + 1];

@@ -102,11 +102,15 @@ export function mount(el, block, ctx) {
   const outcome = h('p', { class: 'extrap-outcome', role: 'status', 'aria-live': 'polite' });
   const statusBox = h('div', { class: 'extrap-status', hidden: true }, progress, progressText);
   const losses = h('div', { class: 'extrap-losses' });
-  // Before any run: the axes the curves will grow on (n, exact match, the trained range shaded), empty.
-  const results = h('div', { class: 'extrap-results' }, emptyAxes(), h('p', { class: 'muted' }, t('extrap.before_run')));
+  // Before any run: the axes the curves will grow on (n, exact match, the trained range shaded,
+  // the schemes' legend), empty, saying so in the frame.
+  const results = h('div', { class: 'extrap-results' }, emptyAxes(), h('p', { class: 'muted extrap-before-run' }, benchTimes ? `${t('extrap.before_run')}${t('extrap.sentence_sep')}${t('extrap.before_run_time')}` : t('extrap.before_run')));
+  // Where the page puts the prediction this widget waits for when the stage is one column (a
+  // phone): between the picture and the Train button (runner.js, beside_prediction).
+  const predictionSlot = block.prediction ? h('div', { class: 'extrap-prediction-slot', 'data-prediction-slot': block.prediction }) : null;
   // The picture first (issue 24: the axes before a run, the exact-match curves growing live while
   // training, then the final ones), the progress above it, the form under it, the losses last.
-  el.append(h('p', { class: 'help' }, t('extrap.intro', { trainMax: TRAIN_MAX, testMax: TEST_MAX })), statusBox, outcome, results, form, losses);
+  el.append(h('p', { class: 'help extrap-intro' }, t('extrap.intro', { trainMax: TRAIN_MAX, testMax: TEST_MAX })), statusBox, outcome, results, predictionSlot, form, losses);
 
   // ---- the controls and the URL ----
   const setBoxes = (list) => boxes.forEach((b) => (b.checked = list.includes(b.value)));
@@ -167,8 +171,11 @@ export function mount(el, block, ctx) {
   // The live plot's frame with no curve on it yet (issue 24: the picture on the first screen,
   // beside the prediction, before anything is measured). No data, so no table twin.
   function emptyAxes() {
-    const fig = lineplot([], {
+    // The schemes' lines with no point yet: the legend says which line will be which.
+    const series = offered.map((sc) => ({ label: schemeName(sc), style: SCHEMES.indexOf(sc), xs: [], ys: [] }));
+    const fig = lineplot(series, {
       caption: t('extrap.live_empty_caption'),
+      note: t('extrap.live_empty_note'),
       xLabel: t('extrap.n'),
       xMin: 1,
       xMax: TEST_MAX,
@@ -177,7 +184,7 @@ export function mount(el, block, ctx) {
       xTicks: [1, TRAIN_MAX, 32, TEST_MAX],
       shade: { from: 1, to: TRAIN_MAX + 0.5, label: t('extrap.trained_range', { trainMax: TRAIN_MAX }) },
     });
-    for (const e of fig.querySelectorAll('.lp-legend, .table-toggle, .table-scroll')) e.remove();
+    for (const e of fig.querySelectorAll('.table-toggle, .table-scroll')) e.remove();
     fig.classList.add('em-empty');
     return fig;
   }

@@ -19,7 +19,7 @@ let counter = 0;
 
 // series: [{ label, xs, ys, style?, key? }] (key: a method name, linked by method-link.js) (style: an index into the palette, so a
 // series keeps its colour when others are left out; default its own index); opts: { caption, xLabel, yLabel, xMin, xMax, yMin, yMax, cursor, wall, sampleEvery,
-//   xTicks: [x…] (default: the ends and the middle), xTickLabel: x → text (ticks and the table), shade: { from, to, label } (a band, e.g. the lengths a model was trained on) }
+//   xTicks: [x…] (default: the ends and the middle), xTickLabel: x → text (ticks and the table), shade: { from, to, label } (a band, e.g. the lengths a model was trained on), note: a line in the middle of the frame }
 export function lineplot(series, opts = {}) {
   const id = `lp${++counter}`;
   // Drawn narrower on a phone, so that the same font sizes come out large
@@ -101,6 +101,19 @@ export function lineplot(series, opts = {}) {
     }
     flush();
   });
+  // opts.note: a line in the middle of the frame (an empty plot says what will be drawn there).
+  // Lines split at "\n" (SVG text does not wrap), centred on the frame.
+  if (opts.note) {
+    const lines = String(opts.note).split('\n');
+    const cx = (pad.l + W - pad.r) / 2;
+    const tx = s('text', { x: cx, y: (pad.t + H - pad.b) / 2 - ((lines.length - 1) * 18) / 2 + 5, class: 'lp-note', 'text-anchor': 'middle' });
+    lines.forEach((line, i) => {
+      const span = s('tspan', { x: cx, dy: i ? 18 : 0 });
+      span.textContent = line;
+      tx.append(span);
+    });
+    svg.append(tx);
+  }
   if (opts.cursor !== undefined) svg.append(s('line', { x1: X(opts.cursor), x2: X(opts.cursor), y1: pad.t, y2: H - pad.b, class: 'lp-cursor' }));
 
   const legend = h(

@@ -113,6 +113,15 @@ export function mount(el, block, ctx) {
   // prediction (exercise 9, beside_prediction), whose variants ask s 2–4 under none, ntk
   // or base only; PI's map (nothing leaves) answers none of them, where plain RoPE's
   // hatching would show the answer of every "none" variant before it is given.
+  // One variant's answer is also "no pair leaves": base 500 000 at s = 2 (pair 1 reaches
+  // 2·16·0.0376 = 1.20 rad, inside the 1.6 it swept; at s = 3 and 4 it leaves). That is a
+  // coincidence, not a give-away (issue 24, decided): PI's map leaves no pair at every s, d,
+  // base and L (θᵢ/s at s·L ends where θᵢ at L did), so it says nothing about the base method,
+  // whose answer changes with s; its frequencies differ from the base method's (pair 1: 0.05
+  // against 0.0376), and copying its verdict is right for 1 of the 9 variants, wrong for 8.
+  // No start avoids such a coincidence: YaRN, the other method no variant asks, leaves no pair
+  // either (a pair it keeps has swept the whole circle), and an asked method at other settings
+  // shows the answer of some variant (plain RoPE: pairs 1–3 at every s). tests/e2e/visuals-d.
   const w = { state: { d: 8, base: 10000, L: 16, s: 2, method: 'pi', yarnEdges: 'paper' }, result: null, error: null };
   const d = select(`${id}-d`, t('ropeext.d'), WIDTHS, w.state.d);
   const base = select(`${id}-base`, t('ropeext.base'), BASES, w.state.base);
