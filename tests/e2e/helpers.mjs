@@ -29,6 +29,15 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+// An exercise file as the lab reads it (exercises/NAME.yaml), for tests that
+// take their expectations from the file rather than from the page.
+export function exerciseFile(name) {
+  return createRequire(import.meta.url)('js-yaml').load(readFileSync(join(root, 'exercises', name), 'utf8'));
+}
+
+// A test's own time limit, scaled as the helpers' waits are (POSLAB_TIMEOUT_SCALE).
+export const T = (ms) => ms * TIMEOUT_SCALE;
+
 export function requireDist() {
   for (const f of ['index.html', 'boot.js', 'app.js', 'poslab.js', 'poslab-web.js', 'poslab.wasm', 'worker.js', 'train-worker.js', 'katex/katex.min.css', 'katex/katex.min.js']) {
     if (!existsSync(join(dist, f))) throw new Error(`dist/${f} is missing: run npm run build first`);

@@ -16,14 +16,10 @@
 //   first screen at 1280×800 (it ended at 819).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startLab, openPage, gotoReady, urlFor, root, artifacts, TIMEOUT_SCALE } from './helpers.mjs';
+import { startLab, openPage, gotoReady, urlFor, artifacts, exerciseFile, T } from './helpers.mjs';
 
-const yaml = createRequire(import.meta.url)('js-yaml');
-const file = (name) => yaml.load(readFileSync(join(root, 'exercises', name), 'utf8'));
-const T = (ms) => ms * TIMEOUT_SCALE;
+const file = exerciseFile;
 
 let lab;
 before(async () => {

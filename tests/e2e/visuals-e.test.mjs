@@ -15,14 +15,10 @@
 //   page, 10000^{2i/D} in a caption; a fraction's script-script 8 px).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startLab, openPage, gotoReady, urlFor, root, axeViolations, artifacts, openGate, TIMEOUT_SCALE } from './helpers.mjs';
+import { startLab, openPage, gotoReady, urlFor, axeViolations, artifacts, openGate, exerciseFile, T } from './helpers.mjs';
 
-const yaml = createRequire(import.meta.url)('js-yaml');
-const file = (name) => yaml.load(readFileSync(join(root, 'exercises', name), 'utf8'));
-const T = (ms) => ms * TIMEOUT_SCALE;
+const file = exerciseFile;
 
 let lab;
 before(async () => {
