@@ -98,9 +98,13 @@ if (noSandbox) {
   }
 }
 
-const run = (code, fn, cases, { timeLimitMs }) => {
+let current = '';  // the file being graded, for the messages below
+const run = async (code, fn, cases, { timeLimitMs }) => {
   if (noSandbox) console.error('grade-code: WARNING: running student code without the sandbox (--no-sandbox)');
-  return sandbox.runPython({ code, fn, cases, timeLimitMs, ...(noSandbox ? { sandbox: false } : {}) });
+  const r = await sandbox.runPython({ code, fn, cases, timeLimitMs, ...(noSandbox ? { sandbox: false } : {}) });
+  // A crash is the one status the CSV cannot explain (timeout, memory, … say what happened): its reason goes to stderr.
+  if (r.status === 'crashed') console.error(`grade-code: ${current}: a run of ${fn} crashed: ${String(r.message ?? '').slice(0, 300)}`);
+  return r;
 };
 
 const work = mkdtempSync(join(tmpdir(), 'grade-code-'));
@@ -119,6 +123,7 @@ try {
     await out('{"rows":[');
   }
   for (const [k, file] of files.entries()) {
+    current = file;
     // 1. the core's list
     const l = spawnSync(poslab, ['code-attempts', '--exercises', dir, '--', file], { encoding: 'utf8', maxBuffer: MAX_LIST_BYTES });
     if (l.status === 2) usage((l.stderr || '').trim().replace(/^poslab: /, ''));

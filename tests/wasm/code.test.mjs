@@ -84,6 +84,17 @@ test('wrong shape, wrong type, an exception, no raise, a timeout and a syntax er
   assert.equal(loop.answer.status, 'timeout');
   assert.equal(loop.result.status, 'incorrect');
   assert.equal(loop.result.detail.kind, 'timeout');
+  // MicroPython's WebAssembly port frees nothing until a run ends. A run that
+  // packs the heap full (big blocks, then smaller ones down to 16 bytes) and
+  // then raises MemoryError leaves no memory to report it in: the status is
+  // still memory (it was crashed, "the harness failed"). A long time limit:
+  // the filling takes about 1 s, and the status under test is not timeout.
+  const full = await runPython({
+    code: 'def rope_rotate(x, pos, base):\n    keep = []\n    n = 1000000\n    while True:\n        try:\n            keep.append("x" * n)\n        except MemoryError:\n            if n < 16:\n                raise\n            n //= 4\n',
+    fn: 'rope_rotate', cases: [[[1, 2], 0, 10000]], timeLimitMs: 30000,
+  });
+  assert.equal(full.status, 'memory', JSON.stringify(full).slice(0, 300));
+  assert.match(full.message, /MemoryError/);
   const syntax = await attempt('rope', 'def rope_rotate(x, pos, base)\n    return x\n');
   assert.equal(syntax.result.detail.kind, 'syntax_error');
   // A hidden case's expected values are never in the verdict.
@@ -115,7 +126,9 @@ test('grade-code.mjs: one CSV; the re-grade equals the page\'s score; hostile co
   const fake = attempts[1].answer.results;
   const hostile = { ...good, learner: 'mallory', exercises: [{ id: exercise.id, contentHash: lab.contentHash({ exercise }), attempts: [
     { question: 'sinusoidal', answer: { code: 'def build_sinusoidal_encoding(s, d):\n    while True:\n        pass\n', status: 'ok', results: fake } },
-    { question: 'causal-mask', answer: { code: 'def causal_mask(s):\n    while True:\n        print("x" * 1000)\n', status: 'ok', results: [] } },
+    // One string printed forever: nothing is allocated per round, so the time limit stops it
+    // (a new string per round would fill the memory first on a fast machine: see above).
+    { question: 'causal-mask', answer: { code: 'LINE = "x" * 1000\ndef causal_mask(s):\n    while True:\n        print(LINE)\n', status: 'ok', results: [] } },
     { question: 'alibi', answer: { code: 'def alibi_slopes(n):\n    return [0] * (10 ** 9)\n', status: 'ok', results: [] } },
     { question: 'rope', answer: { code: 'import os\ndef rope_rotate(x, p, b):\n    return os.listdir("/")\n', status: 'ok', results: [] } },
     { question: 'attention-row', answer: { code: 'import js\ndef attention_row(q, k, v):\n    return js.fetch("http://example.com")\n', status: 'ok', results: [] } },
@@ -131,7 +144,7 @@ test('grade-code.mjs: one CSV; the re-grade equals the page\'s score; hostile co
   assert.equal(goodRow[7], 'graded');
   assert.equal(Number(goodRow[3]), Math.round(page.points * 1e6) / 1e6);
   assert.equal(goodRow[6], 'no');
-  const hostileRow = lines.find((l) => l.includes('hostile.json'));
+  const hostileRow = lines.find((l) => l.includes('hostile.json')) + `\n(grade-code's stderr: ${r.stderr.slice(0, 2000)})`;
   assert.match(hostileRow, /sinusoidal:timeout=1/);
   assert.match(hostileRow, /causal-mask:timeout=1/);
   assert.match(hostileRow, /attention-row:load_error=1/);

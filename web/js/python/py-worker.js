@@ -337,12 +337,22 @@ def _poslab_make(max_values, poly_src, guard_src, gaps, student_file):
             return {'status': 'unsupported', 'feature': gap, 'results': results, 'message': ''}
         return {'status': 'ok', 'results': results}
 
+    # MicroPython's WebAssembly port frees nothing during a call (its
+    # gc_collect only marks a collection pending; the heap grows instead), so
+    # once a run has filled the heap, even the report of its MemoryError
+    # cannot be allocated. This answer is a constant: it needs no memory.
+    memory_answer = '{"status": "memory", "message": "MemoryError: the run filled the memory a run may use"}'
+
     def answer(src, fn_name, cases_text):
         try:
             return dumps(run(src, fn_name, cases_text))
+        except MemErr:
+            return memory_answer
         except BaseExc as e:
             try:
                 return dumps({'status': 'crashed', 'message': 'the harness failed: ' + typename(e) + ': ' + text(e, 300)})
+            except MemErr:
+                return memory_answer
             except BaseExc:
                 return '{"status": "crashed", "message": "the harness failed"}'
     return answer
