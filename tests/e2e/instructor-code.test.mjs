@@ -39,7 +39,8 @@ let claimed;
 const names = { honest: 'code-honest@example.org', forger: 'code-forger@example.org', looper: 'code-looper@example.org', hostile: 'code-hostile@example.org' };
 // Stored as if they ran fine; each must end as grade-code.mjs says.
 const HOSTILE = [
-  ['causal-mask', 'def causal_mask(seq_len):\n    while True:\n        print("x" * 1000)\n'],
+  // One string printed forever (no allocation per round, so always the time limit: a new string per round can fill MicroPython's heap first on a fast machine).
+  ['causal-mask', 'LINE = "x" * 1000\ndef causal_mask(seq_len):\n    while True:\n        print(LINE)\n'],
   ['alibi', 'def alibi_slopes(n_heads):\n    return [0] * (10 ** 9)\n'],
   ['rope', 'import os\ndef rope_rotate(x, pos, base):\n    return os.listdir("/")\n'],
   ['attention-row', 'import js\ndef attention_row(q, keys, values):\n    return js.fetch("http://example.com")\n'],
