@@ -1,13 +1,13 @@
-// Every exercise renders in both languages, over http://127.0.0.1 and from
-// file://, with no console error, no request leaving the origin, no raw key
-// or blank panel, and (over http) no serious axe-core violation and no raw
-// TeX in the visible text (the checks of the former raw-tex.test.mjs, made on
-// the same renders). Screenshots go to test-artifacts/.
+// The start page and the exercises: their order, the core in a Web Worker
+// (http and file://), the language switch, URL state, the phone width, hide=
+// for embedding, and the events an embedding page hears. What every page
+// renders (language, titles, prompts, no blank widget, no raw key or TeX, axe)
+// is checked by walk.test.mjs on its renders of every page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startLab, openPage, urlFor, gotoReady, axeViolations, artifacts, dist, RAW_TEX } from './helpers.mjs';
+import { startLab, openPage, urlFor, gotoReady, artifacts, dist } from './helpers.mjs';
 
 const exercises = JSON.parse(readFileSync(join(dist, 'exercises.json'), 'utf8'));
 let lab;
@@ -18,74 +18,12 @@ after(async () => {
   await lab?.close();
 });
 
-// No raw TeX where a student reads: the visible text of #main (KaTeX's hidden
-// MathML copy, code samples in <code>, and hidden parts aside) must not hold a
-// TeX marker (a subscript `x_1`, a superscript `^{…}`, a backslash command
-// `\cdot`), nor a stray "null" / "undefined" / "NaN" from a missing part,
-// nor arithmetic left for the reader in a title ("位置 0〜1024−1").
-// Returns what it found, each with the page's name.
-async function rawTexFindings(page, where) {
-  const found = [];
-  const text = await page.evaluate(() => {
-    const main = document.getElementById('main').cloneNode(true);
-    for (const e of main.querySelectorAll('.katex-mathml, code, script, style, [hidden]')) e.remove();
-    return main.textContent;
-  });
-  if (/\b(null|undefined|NaN)\b/.test(text)) found.push(`${where}: ${text.match(/.{0,30}\b(null|undefined|NaN)\b.{0,10}/s)[0]}`);
-  const titles = await page.locator('#main :is(caption, figcaption, h2, h3, h4)').allTextContents();
-  for (const title of titles) if (/\d\s*[−-]\s*1(?!\d)/.test(title)) found.push(`${where}: title "${title}"`);
-  for (const m of text.matchAll(new RegExp(RAW_TEX.source, 'g'))) found.push(`${where}: …${text.slice(Math.max(0, m.index - 30), m.index + 30).replace(/\s+/g, ' ')}…`);
-  return found;
-}
-
 test('the twelve exercises are bundled in the blog order (train short, test long right after the 1024 wall; RoPE extension right after RoPE; writing the code last)', () => {
   assert.deepEqual(
     exercises.map((e) => e.id),
     ['reorder', 'formula', 'hand-calc', 'add-position', 'causal-mask', 'wall-1024', 'train-short-test-long', 'rope', 'rope-extend', 'alibi', 'check', 'write-the-code'],
   );
 });
-
-for (const mode of ['http', 'file']) {
-  for (const lang of ['ja', 'en']) {
-    test(`${mode} ${lang}: start page and every exercise render${mode === 'http' ? ', with no raw TeX in the visible text' : ''}`, { timeout: 240000 }, async () => {
-      const { page, context, problems } = await openPage(lab, mode);
-      // Over http: raw TeX, "null"/"undefined"/"NaN" and arithmetic in titles, per page (see rawTexFindings).
-      const rawTex = [];
-      await gotoReady(page, urlFor(lab, mode, { lang }));
-      if (mode === 'http') rawTex.push(...(await rawTexFindings(page, `${lang} start`)));
-      assert.equal(await page.getAttribute('html', 'lang'), lang);
-      // The path lists every step, each with a state.
-      assert.equal(await page.locator('.path .step').count(), exercises.length);
-      assert.equal(await page.locator('.path .step .badge').first().textContent(), lang === 'ja' ? '未着手' : 'Not started');
-      if (mode === 'http') assert.deepEqual(await axeViolations(page), [], 'axe on the start page');
-      await page.screenshot({ path: join(artifacts, `${mode}-${lang}-00-start.png`), fullPage: true });
-      for (const ex of exercises) {
-        await gotoReady(page, urlFor(lab, mode, { ex: ex.id, lang }));
-        // data-ready: the widgets are drawn (their captions and labels come with the core's results).
-        if (mode === 'http') rawTex.push(...(await rawTexFindings(page, `${lang} ${ex.id}`)));
-        const title = await page.locator('h1').textContent();
-        assert.equal(title, ex.title[lang], `${ex.id} title`);
-        // Every widget shows something, and no string shows as a raw key.
-        for (const w of await page.locator('.widget').all()) {
-          const text = (await w.innerText()).trim();
-          assert.ok(text.split('\n').length > 1, `${ex.id}: a widget is blank`);
-        }
-        const body = await page.locator('main').innerText();
-        assert.doesNotMatch(body, /\b(q|ctl|widget|tokens|outputs|attention|pe|wall|rope|alibi|swaps|err|scheme)\.[a-z_]+\b/, `${ex.id}: raw i18n key`);
-        assert.equal(await page.locator('.page-error').count(), 0, `${ex.id}: page error`);
-        // A language's text is the file's text for that language.
-        const firstPrompt = ex.blocks.find((b) => b.prompt);
-        if (firstPrompt) assert.ok(body.includes(firstPrompt.prompt[lang].split('$')[0].slice(0, 12).trim()), `${ex.id}: prompt in ${lang}`);
-        if (mode === 'http') assert.deepEqual(await axeViolations(page), [], `axe on ${ex.id} (${lang})`);
-        await page.screenshot({ path: join(artifacts, `${mode}-${lang}-${String(ex.order).padStart(2, '0')}-${ex.id}.png`), fullPage: true });
-      }
-      assert.deepEqual(rawTex, [], 'raw TeX, null/undefined/NaN, or arithmetic in a title, in the visible text');
-      assert.deepEqual(problems.console, [], 'console errors');
-      assert.deepEqual(problems.offOrigin, [], 'requests off the origin');
-      await context.close();
-    });
-  }
-}
 
 test('the core runs in a Web Worker over http and from file:// (a blob: Worker)', { timeout: 60000 }, async () => {
   for (const [mode, expected] of [['file', 'worker'], ['http', 'worker']]) {

@@ -35,6 +35,19 @@
 // table of a widget is opened before the page is measured (after the axe and
 // overflow checks, which see the page as it opens).
 //
+// What every page shows, in the laptop passes (over http and from file://;
+// these were pages.test.mjs's four walks, which rendered every page again):
+// the start page's language and its path of steps, each exercise's title
+// and first prompt in the pass's language, no blank widget, no raw i18n key,
+// no page error; over http also no raw TeX, no stray "null" / "undefined" /
+// "NaN" and no arithmetic left in a title (see renderFindings).
+//
+// axe from file://: a page's DOM from file:// is the http page's, but for
+// the links' base (checked: the body without scripts, the links' base
+// replaced, the html lang, title and meta tags). A file:// pass waits for the
+// http pass of the same language and size and runs axe only on a page whose
+// DOM differs; a page whose DOM is the same was checked over http.
+//
 // Each check's findings are collected over the pass and asserted in a subtest
 // named for the check, so a failure says which check failed and on which pages.
 // Then: ALiBi's per-head bias maps fit their columns at 1280 px (from
@@ -44,7 +57,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { startLab, openPage, urlFor, gotoReady, dist, root, settled, nextFrames, axeViolations, openGate } from './helpers.mjs';
+import { startLab, openPage, urlFor, gotoReady, dist, root, settled, nextFrames, axeViolations, openGate, RAW_TEX } from './helpers.mjs';
 
 const exercises = JSON.parse(readFileSync(join(dist, 'exercises.json'), 'utf8'));
 const axeSource = readFileSync(join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
@@ -230,6 +243,74 @@ async function sizeFindings(page, where) {
   return (await page.evaluate(audit, { TEXT: 12, TICK: 11, TARGET: 44 })).map((b) => `${where}: ${b}`);
 }
 
+// Runs in the page: the parts of the DOM axe reads, with the links' base
+// (http://127.0.0.1:PORT/ or file:///…/dist/index.html) replaced.
+function domSignature() {
+  const body = document.body.cloneNode(true);
+  for (const el of body.querySelectorAll('script')) el.remove();
+  const head = [document.documentElement.getAttribute('lang'), document.title, ...[...document.head.querySelectorAll('meta')].map((m) => m.outerHTML)].join('\n');
+  return (head + '\n' + body.outerHTML).replace(/(http:\/\/127\.0\.0\.1:\d+\/|file:\/\/\/[^"]*?\/dist\/)(index\.html)?/g, 'BASE/');
+}
+
+// The http passes' signatures, per "lang size page": a promise the file://
+// pass of the same language and size awaits (null if the http pass stopped).
+const signatures = new Map();
+const httpStarted = new Set();
+function signature(key) {
+  if (!signatures.has(key)) {
+    let resolve;
+    const promise = new Promise((ok) => (resolve = ok));
+    signatures.set(key, { promise, resolve });
+  }
+  return signatures.get(key);
+}
+
+// No raw TeX where a student reads: the visible text of #main (KaTeX's hidden
+// MathML copy, code samples in <code>, and hidden parts aside) must not hold a
+// TeX marker (a subscript `x_1`, a superscript `^{…}`, a backslash command
+// `\cdot`), nor a stray "null" / "undefined" / "NaN" from a missing part,
+// nor arithmetic left for the reader in a title ("位置 0〜1024−1").
+async function rawTexFindings(page, where) {
+  const found = [];
+  const text = await page.evaluate(() => {
+    const main = document.getElementById('main').cloneNode(true);
+    for (const e of main.querySelectorAll('.katex-mathml, code, script, style, [hidden]')) e.remove();
+    return main.textContent;
+  });
+  if (/\b(null|undefined|NaN)\b/.test(text)) found.push(`${where}: ${text.match(/.{0,30}\b(null|undefined|NaN)\b.{0,10}/s)[0]}`);
+  const titles = await page.locator('#main :is(caption, figcaption, h2, h3, h4)').allTextContents();
+  for (const title of titles) if (/\d\s*[−-]\s*1(?!\d)/.test(title)) found.push(`${where}: title "${title}"`);
+  for (const m of text.matchAll(new RegExp(RAW_TEX.source, 'g'))) found.push(`${where}: …${text.slice(Math.max(0, m.index - 30), m.index + 30).replace(/\s+/g, ' ')}…`);
+  return found;
+}
+
+// What a page shows (the page ready): its language, the start page's path, an
+// exercise's title and first prompt from the file, no blank widget, no raw
+// i18n key, no page error; over http the raw-TeX checks above.
+async function renderFindings(page, ex, lang, mode) {
+  const where = `${lang} ${ex?.id ?? 'start'}`;
+  const bad = [];
+  const check = (ok, msg) => {
+    if (!ok) bad.push(`${where}: ${msg}`);
+  };
+  check((await page.getAttribute('html', 'lang')) === lang, 'html lang');
+  if (!ex) {
+    check((await page.locator('.path .step').count()) === exercises.length, 'the path lists every step');
+    check((await page.locator('.path .step .badge').first().textContent()) === (lang === 'ja' ? '未着手' : 'Not started'), "the first step's state");
+  } else {
+    check((await page.locator('h1').textContent()) === ex.title[lang], 'title');
+    for (const w of await page.locator('.widget').all()) check((await w.innerText()).trim().split('\n').length > 1, 'a widget is blank');
+    const body = await page.locator('main').innerText();
+    const key = body.match(/\b(q|ctl|widget|tokens|outputs|attention|pe|wall|rope|alibi|swaps|err|scheme)\.[a-z_]+\b/);
+    check(!key, `raw i18n key ${key?.[0]}`);
+    check((await page.locator('.page-error').count()) === 0, 'page error');
+    const firstPrompt = ex.blocks.find((b) => b.prompt);
+    if (firstPrompt) check(body.includes(firstPrompt.prompt[lang].split('$')[0].slice(0, 12).trim()), `the first prompt in ${lang}`);
+  }
+  if (mode === 'http') bad.push(...(await rawTexFindings(page, where)));
+  return bad;
+}
+
 const passes = [];
 for (const mode of ['http', 'file']) for (const lang of ['ja', 'en']) for (const [name, viewport] of Object.entries(VIEWPORTS)) passes.push({ mode, lang, name, viewport });
 
@@ -237,21 +318,42 @@ describe('every page, at each width, in each language, over http and from file:/
   for (const { mode, lang, name, viewport } of passes) {
     const firstScreenToo = mode === 'http' && name === 'laptop';
     const sizesToo = mode === 'http' && name === 'phone';
-    const also = firstScreenToo ? '; each main visual leads the first screen' : sizesToo ? '; text ≥ 12 px, ticks ≥ 11 px, touch targets ≥ 44 px' : '';
+    const renderToo = name === 'laptop';
+    const also = (renderToo ? '; what each page shows' : '') + (firstScreenToo ? '; each main visual leads the first screen' : sizesToo ? '; text ≥ 12 px, ticks ≥ 11 px, touch targets ≥ 44 px' : '');
     test(`${mode} ${lang} ${name} (${viewport.width}×${viewport.height}): zero axe violations and no sideways scrolling${also}`, { timeout: 600000 }, async (t) => {
+      if (mode === 'http') httpStarted.add(`${lang} ${name}`);
       const { page, context, problems } = await openPage(lab, mode, { viewport });
-      const found = { axe: [], overflow: [], firstScreen: [], sizes: [] };
-      for (const ex of [null, ...exercises.map((e) => e.id)]) {
-        const where = ex ?? 'start';
-        await gotoReady(page, urlFor(lab, mode, { ex, lang }));
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-        if (overflow > 0) found.overflow.push(`${where}: the page is ${overflow}px wider than the window`);
-        for (const v of await axeAll(page, mode)) found.axe.push(`${where}: ${v}`);
-        if (firstScreenToo && ex) found.firstScreen.push(...(await firstScreenFindings(page, ex)));
-        // Last: it opens blocks and tables, which the checks above must not see.
-        if (sizesToo) found.sizes.push(...(await sizeFindings(page, `${lang} ${where}`)));
+      const found = { axe: [], overflow: [], render: [], firstScreen: [], sizes: [] };
+      let axeRuns = 0;
+      const pages = [null, ...exercises];
+      try {
+        for (const ex of pages) {
+          const where = ex?.id ?? 'start';
+          await gotoReady(page, urlFor(lab, mode, { ex: ex?.id ?? null, lang }));
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          if (overflow > 0) found.overflow.push(`${where}: the page is ${overflow}px wider than the window`);
+          const dom = await page.evaluate(domSignature);
+          const key = `${lang} ${name} ${where}`;
+          if (mode === 'http') signature(key).resolve(dom);
+          // A file:// pass whose http twin never started (a --test-name-pattern run) checks every page itself.
+          if (mode === 'http' || !httpStarted.has(`${lang} ${name}`) || (await signature(key).promise) !== dom) {
+            axeRuns++;
+            for (const v of await axeAll(page, mode)) found.axe.push(`${where}: ${v}`);
+          }
+          if (renderToo) found.render.push(...(await renderFindings(page, ex, lang, mode)));
+          if (firstScreenToo && ex) found.firstScreen.push(...(await firstScreenFindings(page, ex.id)));
+          // Last: it opens blocks and tables, which the checks above must not see.
+          if (sizesToo) found.sizes.push(...(await sizeFindings(page, `${lang} ${where}`)));
+        }
+      } finally {
+        // A stopped http pass must not leave its file:// twin waiting: it runs axe everywhere.
+        if (mode === 'http') for (const ex of pages) signature(`${lang} ${name} ${ex?.id ?? 'start'}`).resolve(null);
       }
-      await t.test('axe-core: zero violations of any impact', () => assert.deepEqual(found.axe, []));
+      await t.test(`axe-core: zero violations of any impact (${axeRuns} of ${pages.length} pages run here${mode === 'file' ? '; the others have the http DOM' : ''})`, () => {
+        assert.deepEqual(found.axe, []);
+        if (mode === 'http') assert.equal(axeRuns, pages.length);
+      });
+      if (renderToo) await t.test('what each page shows: language, title, prompt, no blank widget, no raw key or TeX', () => assert.deepEqual(found.render, []));
       await t.test('the page body never scrolls sideways', () => assert.deepEqual(found.overflow, []));
       if (firstScreenToo) await t.test("first screen: each exercise's main visual starts above the fold and is the largest block", () => assert.deepEqual(found.firstScreen, []));
       if (sizesToo) await t.test('phone sizes: text ≥ 12 px, ticks ≥ 11 px, touch targets ≥ 44×44 px', () => assert.deepEqual(found.sizes, [], `${found.sizes.length} too small at 390×844 (${lang})`));
