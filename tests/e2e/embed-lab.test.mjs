@@ -13,8 +13,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { artifacts, dist, nodeCore, requireDist, root, watchCsp, nextFrames, CHROMIUM_ARGS } from './helpers.mjs';
+import { artifacts, dist, nodeCore, requireDist, root, watchCsp, nextFrames, launchBrowser } from './helpers.mjs';
 import { writeCoursePage } from './fixtures/course-page.mjs';
 import { serveDirs } from './fixtures/serve-dirs.mjs';
 import { serve } from '../../scripts/serve.mjs';
@@ -65,7 +64,7 @@ before(async () => {
       <script src="${B.origin}/embed.js"></script>
     </body></html>`,
   );
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  browser = await launchBrowser();
   core = await nodeCore();
   exercises = JSON.parse(readFileSync(join(dist, 'exercises.json'), 'utf8')).map(({ file, ...data }) => data);
 });
