@@ -70,6 +70,25 @@ export async function launchBrowser() {
   return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 }
 
+// Runs in the page (page.evaluate(domSignature)): the parts of the DOM axe reads, with the links' base
+// (http://127.0.0.1:PORT/ or file:///…/dist/index.html) replaced.
+export function domSignature() {
+  const body = document.body.cloneNode(true);
+  for (const el of body.querySelectorAll('script')) el.remove();
+  // Links as the page resolves them, the base cut off ("/#" over http is "/…/dist/index.html#" from file://).
+  const base = new URL('.', location.href).href;
+  for (const el of body.querySelectorAll('[href], [src]')) {
+    for (const name of ['href', 'src']) {
+      const v = el.getAttribute(name);
+      if (v === null || v.startsWith('data:')) continue;
+      const u = new URL(v, location.href).href;
+      el.setAttribute(name, u.startsWith(base) ? `BASE/${u.slice(base.length).replace(/^index\.html/, '')}` : u);
+    }
+  }
+  const head = [document.documentElement.getAttribute('lang'), document.title, ...[...document.head.querySelectorAll('meta')].map((m) => m.outerHTML)].join('\n');
+  return (head + '\n' + body.outerHTML).replace(/(http:\/\/127\.0\.0\.1:\d+\/|file:\/\/\/[^"]*?\/dist\/)(index\.html)?/g, 'BASE/');
+}
+
 // A download's bytes (download.path() is refused on a connected browser).
 export async function downloadBytes(download) {
   const chunks = [];

@@ -2,7 +2,8 @@
 // with Tab and Enter, stepped through the six lesson steps and the questions
 // slide by keyboard at 1920×1080 and 1280×720 in ja and en (and once from
 // file://). Every step: nothing overflows, talking points at ≥ 28 px on the
-// 1920×1080 screen, zero axe violations. The timer advances and pauses; F
+// 1920×1080 screen, zero axe violations (from file:// where its DOM differs
+// from the http pass's). The timer advances and pauses; F
 // and Esc enter and leave full screen; the answers open on A; and neither
 // localStorage nor sessionStorage changes, even after working a widget.
 import { test, before, after } from 'node:test';
@@ -10,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
-import { startLab, openPage, urlFor, gotoReady, root, artifacts, nextFrames } from './helpers.mjs';
+import { startLab, openPage, urlFor, gotoReady, root, artifacts, nextFrames, domSignature } from './helpers.mjs';
 
 let lab;
 before(async () => {
@@ -87,6 +88,18 @@ async function measure(page) {
   });
 }
 
+// The http passes' DOM per "lang width step": the file:// pass runs axe only
+// on a step whose DOM differs (see walk.test.mjs: from file:// the DOM is the
+// http page's but for the links' base; the file:// pass is about loading).
+const httpDom = new Map();
+async function axeUnlessSame(page, mode, key) {
+  // The timer's figures aside (they differ by the time a pass takes; axe reads the same markup).
+  const dom = (await page.evaluate(domSignature)).replace(/data-step-ms="\d+"/g, '').replace(/\d+:\d\d/g, 'm:ss');
+  if (mode === 'http') httpDom.set(key, dom);
+  else if (httpDom.get(key) === dom) return [];
+  return axeAll(page, mode);
+}
+
 async function pass({ mode, lang, width, height }) {
   const { page, context, problems } = await openPage(lab, mode, { viewport: { width, height } });
   try {
@@ -128,7 +141,7 @@ async function pass({ mode, lang, width, height }) {
       if (width === 1920) {
         for (const px of [...m.pointsPx, ...m.questionsPx]) assert.ok(px >= 28, `${where}: body text at ${px}px`);
       }
-      assert.deepEqual(await axeAll(page, mode), [], `${where}: axe`);
+      assert.deepEqual(await axeUnlessSame(page, mode, `${lang} ${width} ${step}`), [], `${where}: axe`);
       await page.screenshot({ path: join(artifacts, `presenter-${mode}-${lang}-${width}-${step}.png`) });
       if (step === 1) {
         // The widget is live: Tab to a token chip, grab it, move it, drop it
@@ -154,7 +167,7 @@ async function pass({ mode, lang, width, height }) {
         await page.screenshot({ path: join(artifacts, `presenter-${mode}-${lang}-${width}-3-open.png`) });
         const m2 = await measure(page);
         assert.ok(m2.slide.sh <= m2.slide.ch && m2.visualInside && !m2.cut.length, `${where}: with the core's result open, the visual still fits ${JSON.stringify(m2)}`);
-        assert.deepEqual(await axeAll(page, mode), [], `${where} (result open): axe`);
+        assert.deepEqual(await axeUnlessSame(page, mode, `${lang} ${width} 3 open`), [], `${where} (result open): axe`);
         await tabOut(page);
       }
       if (step === 5) {

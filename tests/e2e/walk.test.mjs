@@ -57,7 +57,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { startLab, openPage, urlFor, gotoReady, dist, root, settled, nextFrames, axeViolations, openGate, RAW_TEX } from './helpers.mjs';
+import { startLab, openPage, urlFor, gotoReady, dist, root, settled, nextFrames, axeViolations, openGate, RAW_TEX, domSignature } from './helpers.mjs';
 
 const exercises = JSON.parse(readFileSync(join(dist, 'exercises.json'), 'utf8'));
 const axeSource = readFileSync(join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
@@ -241,15 +241,6 @@ async function sizeFindings(page, where) {
   await widgetsDrawn(page);
   await nextFrames(page, 2);
   return (await page.evaluate(audit, { TEXT: 12, TICK: 11, TARGET: 44 })).map((b) => `${where}: ${b}`);
-}
-
-// Runs in the page: the parts of the DOM axe reads, with the links' base
-// (http://127.0.0.1:PORT/ or file:///…/dist/index.html) replaced.
-function domSignature() {
-  const body = document.body.cloneNode(true);
-  for (const el of body.querySelectorAll('script')) el.remove();
-  const head = [document.documentElement.getAttribute('lang'), document.title, ...[...document.head.querySelectorAll('meta')].map((m) => m.outerHTML)].join('\n');
-  return (head + '\n' + body.outerHTML).replace(/(http:\/\/127\.0\.0\.1:\d+\/|file:\/\/\/[^"]*?\/dist\/)(index\.html)?/g, 'BASE/');
 }
 
 // The http passes' signatures, per "lang size page": a promise the file://
