@@ -58,9 +58,12 @@ export async function nodeCore() {
 // alone (node --test FILE) launches its own. Either way every context is a
 // fresh, temporary profile (launch() refuses --user-data-dir), so no state
 // leaks between tests.
-export async function launchBrowser() {
+// { local: true } always launches: a connected browser gets the files given
+// to setInputFiles through the connection, byte by byte (a test that hands
+// the page a sparse 4.3 GB file needs the browser to read it in place).
+export async function launchBrowser({ local = false } = {}) {
   const ws = process.env.POSLAB_BROWSER_WS;
-  if (ws) {
+  if (ws && !local) {
     try {
       return await chromium.connect(ws, { timeout: 30000 * TIMEOUT_SCALE });
     } catch (e) {
@@ -96,11 +99,11 @@ export async function downloadBytes(download) {
   return Buffer.concat(chunks);
 }
 
-export async function startLab() {
+export async function startLab({ localBrowser = false } = {}) {
   requireDist();
   mkdirSync(artifacts, { recursive: true });
   const { server, url } = await serve({ root: dist, port: 0 });
-  const browser = await launchBrowser();
+  const browser = await launchBrowser({ local: localBrowser });
   const bases = { http: url, file: pathToFileURL(join(dist, 'index.html')).href };
   return {
     browser,
