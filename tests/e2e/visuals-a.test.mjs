@@ -38,10 +38,11 @@ const OWN_PHONE_TEST = ['wall-1024'];
 // Exercises whose whole picture is on the first screen at 390×844, not only its top, with every
 // control that changes it in view too (issue 24): exercise 1's lines, moved by the lab's sentence
 // and seed and by the chips (their buttons, and the goal they are moved towards); exercise 8's
-// circle with its legend, turned by its sliders and pair picker (and the lab's seed).
+// circle with its legend, turned by its sliders and pair picker (and the lab's seed), also once
+// shifted (its legend's longest: two more arrows, three-digit positions). `states`: the URL's extras.
 const WHOLE = {
-  reorder: { picture: '[data-main-visual] .lines-svg', controls: ['.exercise .controls', '[data-widget="chips"] .chips', '[data-widget="chips"] .chip-bar button', '[data-widget="chips"] .target-line'] },
-  rope: { picture: '[data-main-visual] .rope-figure', controls: ['.exercise .controls', '.rope-controls input', '.rope-controls select'] },
+  reorder: { picture: '[data-main-visual] .lines-svg', controls: ['.exercise .controls', '[data-widget="chips"] .chips', '[data-widget="chips"] .chip-bar button', '[data-widget="chips"] .target-line'], states: [''] },
+  rope: { picture: '[data-main-visual] .rope-figure', controls: ['.exercise .controls', '.rope-controls input', '.rope-controls select'], states: ['', '&m=64&n=64&k=64'] },
 };
 
 // Runs in the page: the boxes of a picture and of its controls (every element each selector matches).
@@ -122,13 +123,18 @@ for (const lang of ['ja', 'en']) {
         assert.ok(s.controls.bottom <= s.drawing.top + 1, `${ex.id}: the controls sit above the picture they change`);
       }
       const whole = WHOLE[ex.id];
-      if (whole) {
+      for (const extra of whole?.states ?? []) {
+        if (extra) {
+          await gotoReady(page, urlFor(lab, 'http', { ex: ex.id, lang, extra }));
+          await page.evaluate(() => window.scrollTo(0, 0));
+        }
         const b = await page.evaluate(boxesOf, whole);
-        assert.ok(b.picture && b.picture.height > 200, `${ex.id}: no picture (${whole.picture})`);
-        assert.ok(b.picture.top >= 0 && b.picture.bottom <= 844, `${ex.id}: the picture at ${b.picture.top}–${b.picture.bottom}px is not whole on the first screen (844)`);
+        const at = `${ex.id}${extra}`;
+        assert.ok(b.picture && b.picture.height > 200, `${at}: no picture (${whole.picture})`);
+        assert.ok(b.picture.top >= 0 && b.picture.bottom <= 844, `${at}: the picture at ${b.picture.top}–${b.picture.bottom}px is not whole on the first screen (844)`);
         for (const { sel, boxes } of b.controls) {
-          assert.ok(boxes.length > 0, `${ex.id}: no ${sel}`);
-          for (const c of boxes) assert.ok(c.height > 0 && c.top >= 0 && c.bottom <= 844, `${ex.id}: ${sel} at ${c.top}–${c.bottom}px is not on the first screen with the picture`);
+          assert.ok(boxes.length > 0, `${at}: no ${sel}`);
+          for (const c of boxes) assert.ok(c.height > 0 && c.top >= 0 && c.bottom <= 844, `${at}: ${sel} at ${c.top}–${c.bottom}px is not on the first screen with the picture`);
         }
       }
     }
