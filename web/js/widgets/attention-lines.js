@@ -27,8 +27,13 @@ function s(tag, attrs = {}) {
 export const HEAD_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#56B4E9', '#E69F00', '#000000', '#8a6d00'];
 export const HEAD_DASHES = ['', '6 3', '2 3', '8 3 2 3', '1 2', '10 4', '4 2 1 2', '3 6'];
 export const MIN_WEIGHT = 0.01; // below this a line would be invisible: none is drawn
-// Rows are taller on a phone, so that a token's label is a 44 px touch target there.
-const ROW = typeof matchMedia === 'function' && matchMedia('(max-width: 760px)').matches ? 54 : 34;
+// Rows are taller on a phone, so that a token's label is a 44 px touch target there; there the
+// rows start right under the Query and Key heading and the drawing ends at the last row's target
+// (issue 24: exercise 1's whole lines on a phone's first screen, under the chips).
+const PHONE = typeof matchMedia === 'function' && matchMedia('(max-width: 760px)').matches;
+const ROW = PHONE ? 54 : 34;
+const TOP = PHONE ? 20 : 30;
+const BOTTOM = PHONE ? 2 : 10;
 const WIDTH = 420;
 const LEFT = 130;
 const RIGHT = WIDTH - 130;
@@ -89,10 +94,10 @@ export function mount(el, block, ctx) {
   const draw = () => {
     if (!last) return;
     const { ids, names, att, H, S } = last;
-    const height = S * ROW + 40;
+    const height = TOP + S * ROW + BOTTOM;
     svg.setAttribute('viewBox', `0 0 ${WIDTH} ${height}`);
     svg.setAttribute('aria-label', t('lines.aria', { S, H }));
-    const y = (p) => 30 + p * ROW + ROW / 2;
+    const y = (p) => TOP + p * ROW + ROW / 2;
     const seen = new Set();
     const shown = w.state.head === 'all' ? Array.from({ length: H }, (_, i) => i) : [w.state.head];
     for (const hd of shown) {
