@@ -216,13 +216,21 @@ function audit({ TEXT, TICK, TARGET }) {
 
 // The sizes check on one page at 390×844 (the page ready): opens every closed
 // block of a widget (what is one click away) and every data table shown too
-// (their numbers are the visuals' twins), then measures.
+// (their numbers are the visuals' twins), draws what waits to be scrolled to,
+// then measures.
 async function sizeFindings(page, where) {
   await widgetsDrawn(page);
   const closed = page.locator('[data-widget] details:not([open]) > summary:visible');
   for (let i = await closed.count(); i > 0; i--) await closed.first().click();
   const toggles = page.locator('[data-widget] button[aria-expanded="false"]:visible');
   for (let i = await toggles.count(); i > 0; i--) await toggles.first().click();
+  // Blocks drawn only as they near the viewport (web/js/lazy-draw.js:
+  // exercise 6's heatmaps), each scrolled to as a reader would, then drawn.
+  const deferred = page.locator('[data-deferred]');
+  for (let n = await deferred.count(); n > 0; n = await deferred.count()) {
+    await deferred.first().scrollIntoViewIfNeeded();
+    await page.waitForFunction((k) => document.querySelectorAll('[data-deferred]').length < k, n);
+  }
   // Whatever the opening started has landed and been laid out (not a time: a state, then two frames).
   await settled(page);
   await widgetsDrawn(page);
