@@ -55,6 +55,15 @@ export function drawNear(root) {
   }
 }
 
+// Forgets the blocks under root that were never drawn (root's contents are
+// about to be replaced): the observer lets go of them.
+export function forget(root) {
+  for (const el of root.querySelectorAll('[data-deferred]')) {
+    draws.delete(el);
+    observer?.unobserve(el);
+  }
+}
+
 export function drawAll(root) {
   for (const el of root.querySelectorAll('[data-deferred]')) drawNow(el);
 }

@@ -20,7 +20,7 @@ import { openTableFile, tableSummary, trainedTable } from '../core/table-client.
 import { TRAIN_TABLE } from '../core/table-read.js';
 import { attentionWorkerCount, parseWorkerCount, splitForward } from '../core/attention-split.js';
 import { attentionCores } from '../core/attention-pool.js';
-import { drawNear } from '../lazy-draw.js';
+import { drawNear, forget } from '../lazy-draw.js';
 
 // The table chosen last, kept across re-renders (a language switch) of the page.
 const chosen = { source: 'trained', file: null, tensor: '', result: null };
@@ -336,6 +336,7 @@ export function mount(el, block, ctx) {
     chosen.source = source;
     tableSection.setAttribute('aria-busy', 'true');
     tableSection.dataset.source = source;
+    forget(tableOut);
     tableOut.replaceChildren();
     let summary = null;
     let note = '';
