@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startLab, openPage, urlFor, gotoReady, axeViolations, artifacts, dist, RAW_TEX } from './helpers.mjs';
+import { startLab, openPage, urlFor, gotoReady, axeViolations, artifacts, dist, RAW_TEX, drawDeferred } from './helpers.mjs';
 
 const exercises = JSON.parse(readFileSync(join(dist, 'exercises.json'), 'utf8'));
 let lab;
@@ -77,6 +77,8 @@ for (const mode of ['http', 'file']) {
         const firstPrompt = ex.blocks.find((b) => b.prompt);
         if (firstPrompt) assert.ok(body.includes(firstPrompt.prompt[lang].split('$')[0].slice(0, 12).trim()), `${ex.id}: prompt in ${lang}`);
         if (mode === 'http') assert.deepEqual(await axeViolations(page), [], `axe on ${ex.id} (${lang})`);
+        // The whole page as a reader scrolling down sees it (exercise 6 draws its heatmaps as they near the screen).
+        await drawDeferred(page);
         await page.screenshot({ path: join(artifacts, `${mode}-${lang}-${String(ex.order).padStart(2, '0')}-${ex.id}.png`), fullPage: true });
       }
       assert.deepEqual(rawTex, [], 'raw TeX, null/undefined/NaN, or arithmetic in a title, in the visible text');
@@ -143,6 +145,8 @@ test('phone width: no sideways scrolling of the page', { timeout: 60000 }, async
   const { page, context } = await openPage(lab, 'http', { viewport: { width: 375, height: 740 } });
   for (const ex of ['reorder', 'wall-1024', 'rope']) {
     await gotoReady(page, urlFor(lab, 'http', { ex }));
+    // With what waits to be scrolled to drawn too (exercise 6's heatmaps).
+    await drawDeferred(page);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 1, `${ex}: page is ${overflow}px wider than the screen`);
     await page.screenshot({ path: join(artifacts, `phone-${ex}.png`), fullPage: true });

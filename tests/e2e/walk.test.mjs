@@ -44,7 +44,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { startLab, openPage, urlFor, gotoReady, dist, root, settled, nextFrames, axeViolations, openGate } from './helpers.mjs';
+import { startLab, openPage, urlFor, gotoReady, dist, root, settled, nextFrames, axeViolations, openGate, drawDeferred } from './helpers.mjs';
 
 const exercises = JSON.parse(readFileSync(join(dist, 'exercises.json'), 'utf8'));
 const axeSource = readFileSync(join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
@@ -224,13 +224,8 @@ async function sizeFindings(page, where) {
   for (let i = await closed.count(); i > 0; i--) await closed.first().click();
   const toggles = page.locator('[data-widget] button[aria-expanded="false"]:visible');
   for (let i = await toggles.count(); i > 0; i--) await toggles.first().click();
-  // Blocks drawn only as they near the viewport (web/js/lazy-draw.js:
-  // exercise 6's heatmaps), each scrolled to as a reader would, then drawn.
-  const deferred = page.locator('[data-deferred]');
-  for (let n = await deferred.count(); n > 0; n = await deferred.count()) {
-    await deferred.first().scrollIntoViewIfNeeded();
-    await page.waitForFunction((k) => document.querySelectorAll('[data-deferred]').length < k, n);
-  }
+  // Blocks drawn only as they near the viewport (exercise 6's heatmaps).
+  await drawDeferred(page);
   // Whatever the opening started has landed and been laid out (not a time: a state, then two frames).
   await settled(page);
   await widgetsDrawn(page);
