@@ -218,6 +218,20 @@ export async function tableNumbers(locator) {
   return locator.evaluate((table) => [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.textContent))));
 }
 
+// Blocks the page draws only as they near the viewport (web/js/lazy-draw.js:
+// exercise 6's heatmaps), each scrolled to as a reader would, then drawn;
+// then back to the top. For checks and full-page screenshots of everything.
+export async function drawDeferred(page) {
+  const deferred = page.locator('[data-deferred]');
+  let any = false;
+  for (let n = await deferred.count(); n > 0; n = await deferred.count()) {
+    any = true;
+    await deferred.first().scrollIntoViewIfNeeded();
+    await page.waitForFunction((k) => document.querySelectorAll('[data-deferred]').length < k, n);
+  }
+  if (any) await page.evaluate(() => window.scrollTo(0, 0));
+}
+
 // Resolves after the page has drawn n more frames: for a negative check
 // ("nothing moves") that follows a positive signal that the page already
 // handled the action, never as "enough time for the page to update".

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startLab, openPage, urlFor, gotoReady, artifacts, dist } from './helpers.mjs';
+import { startLab, openPage, urlFor, gotoReady, artifacts, dist, drawDeferred } from './helpers.mjs';
 
 const exercises = JSON.parse(readFileSync(join(dist, 'exercises.json'), 'utf8'));
 let lab;
@@ -81,6 +81,8 @@ test('phone width: no sideways scrolling of the page', { timeout: 60000 }, async
   const { page, context } = await openPage(lab, 'http', { viewport: { width: 375, height: 740 } });
   for (const ex of ['reorder', 'wall-1024', 'rope']) {
     await gotoReady(page, urlFor(lab, 'http', { ex }));
+    // With what waits to be scrolled to drawn too (exercise 6's heatmaps).
+    await drawDeferred(page);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 1, `${ex}: page is ${overflow}px wider than the screen`);
     await page.screenshot({ path: join(artifacts, `phone-${ex}.png`), fullPage: true });

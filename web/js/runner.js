@@ -30,6 +30,7 @@ import { mount as ropeExtend } from './widgets/rope-extend.js';
 import { mount as ropeExtendRun } from './widgets/rope-extend-run.js';
 import { createHighlight, createPositionHighlight } from './widgets/highlight.js';
 import { createPending } from './ready.js';
+import { drawNear } from './lazy-draw.js';
 
 export const WIDGETS = { tokens, outputs, attention, 'attention-lines': attentionLines, vectors, handcalc, 'pe-table': peTable, clocks, 'pe-rows': peRows, combine, superposition, swaps, wall, rope, alibi, 'alibi-locality': alibiLocality, compare, extrapolate, 'rope-extend': ropeExtend, 'rope-extend-run': ropeExtendRun };
 const SCHEMES = ['none', 'sinusoidal', 'learned', 'rope', 'alibi'];
@@ -414,5 +415,8 @@ export async function renderExercise(root, exercise, app, { current = () => true
   // …and whatever the widgets and questions started on their own (each
   // question's attempts line, a widget's second view, the code editor).
   await pending.idle();
+  // Ready means everything shown is drawn: a lazy block (lazy-draw.js) within
+  // a screen of the viewport is drawn now, the others as they near it.
+  if (current() && main.isConnected) drawNear(main);
   if (current() && main.isConnected) main.dataset.ready = 'true';
 }

@@ -2,6 +2,7 @@
 // alternative, and a toggle that shows the same numbers as a table.
 import { h, fmt } from '../dom.js';
 import { t } from '../i18n.js';
+import { deferDraw } from '../lazy-draw.js';
 
 // Viridis, sampled at 9 points (matplotlib's values); linear in between.
 const VIRIDIS = [
@@ -66,20 +67,25 @@ function bigHeatmap(values, opts) {
   return h('figure', { class: 'heatmap big' }, opts.caption ? h('figcaption', {}, opts.caption) : null, canvas, h('div', { class: 'hm-legend', 'aria-hidden': 'true' }, h('span', {}, fmt(opts.min, opts.digits)), h('span', { class: opts.diverging ? 'hm-legend-bar diverging' : 'hm-legend-bar' }), h('span', {}, fmt(opts.max, opts.digits))), ...fig);
 }
 
+// The numbers as a table, hidden behind a toggle: [toggle, its scroll box].
+// With opts.lazy only the table's caption is made here and its rows on first
+// opening (a 50 × 50 table is 2,650 elements nobody reads until they ask).
 function heatmapTableOnly(values, opts) {
   const cols = values[0].length;
-  const tableBuilt = h(
-    'table',
-    { class: 'data-table', id: `${opts.id}-table`, hidden: true },
-    h('caption', {}, opts.caption ?? ''),
+  const tableBody = () => [
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, `${opts.rowTitle ?? ''} \\ ${opts.colTitle ?? ''}`), ...Array.from({ length: cols }, (_, c) => h('th', { scope: 'col' }, opts.colLabels ? opts.colLabels[c] : String(c))))),
     h('tbody', {}, ...values.map((r, i) => h('tr', {}, h('th', { scope: 'row' }, opts.rowLabels ? opts.rowLabels[i] : String(i)), ...r.map((v) => h('td', {}, fmt(v, opts.digits)))))),
-  );
+  ];
+  const tableBuilt = h('table', { class: 'data-table', id: `${opts.id}-table`, hidden: true, 'data-rows-drawn': opts.lazy ? 'false' : undefined }, h('caption', {}, opts.caption ?? ''), ...(opts.lazy ? [] : tableBody()));
   const toggle = h('button', { type: 'button', class: 'table-toggle', 'aria-expanded': 'false', 'aria-controls': `${opts.id}-table` }, t('heatmap.show_table'));
   toggle.addEventListener('click', () => {
     // The table it names (a redraw in place may have put another there, morph.js).
     const table = toggle.ownerDocument.getElementById(toggle.getAttribute('aria-controls')) ?? tableBuilt;
     const open = table.hidden;
+    if (open && table === tableBuilt && table.dataset.rowsDrawn === 'false') {
+      table.append(...tableBody());
+      delete table.dataset.rowsDrawn;
+    }
     table.hidden = !open;
     toggle.setAttribute('aria-expanded', String(open));
     toggle.textContent = t(open ? 'heatmap.hide_table' : 'heatmap.show_table');
@@ -94,7 +100,9 @@ function heatmapTableOnly(values, opts) {
 //   masked(r, c): cells the causal mask hides (greyed),
 //   diverging: the clocks' diverging palette (PuOr) instead of viridis,
 //   colPositions: the columns are positions 0, 1, …: each column's label and cells carry
-//     data-hl-pos (the position highlight, highlight.js) }
+//     data-hl-pos (the position highlight, highlight.js),
+//   lazy: the grid is drawn when it nears the viewport (lazy-draw.js) and the table's rows
+//     when first opened; for heatmaps drawn anew, not redrawn in place (morph.js) }
 export function heatmap(values, opts = {}) {
   const id = `hm${++counter}`;
   const rows = values.length;
@@ -122,43 +130,46 @@ export function heatmap(values, opts = {}) {
     'data-flip-root': linked ? flip : undefined,
     'aria-label': t('heatmap.aria', { caption: opts.caption ?? '', rows, cols, min: fmt(min, digits), max: fmt(max, digits) }),
   });
-  grid.append(h('div', { class: 'hm-corner', 'aria-hidden': 'true' }));
-  // Token labels ("5 追いかけ") are turned sideways as one line on a narrow screen rather than
-  // overlap (style.css); a label cut short there ends in "…", its whole text in the title.
-  const words = !!opts.colLabels && opts.colLabels.some((l) => !/^\d+$/.test(String(l)));
-  const posOf = (c) => (opts.colPositions ? String(c) : undefined);
-  for (let c = 0; c < cols; c++) grid.append(h('div', { class: `hm-col-label${words ? ' words' : ''}`, 'aria-hidden': 'true', title: words ? String(opts.colLabels[c]) : undefined, 'data-hl-pos': posOf(c), 'data-hl-token': linked ? String(opts.colTokens[c]) : undefined, 'data-flip': linked ? `${flip}:c${opts.colTokens[c]}` : undefined }, opts.colLabels ? opts.colLabels[c] : showValues || c % 8 === 0 ? String(c) : ''));
-  for (let r = 0; r < rows; r++) {
-    const hl = opts.highlightRows?.includes(r);
-    const rowLabel = opts.rowLabels ? opts.rowLabels[r] : String(r);
-    grid.append(
-      linked
-        ? h('div', { class: 'hm-row-label', tabindex: '0', role: 'button', 'aria-label': t('hl.row_aria', { label: rowLabel }), 'data-hl-token': String(opts.rowTokens[r]), 'data-flip': `${flip}:r${opts.rowTokens[r]}` }, rowLabel)
-        : h('div', { class: `hm-row-label${hl ? ' hl' : ''}`, 'aria-hidden': 'true' }, rowLabel),
-    );
-    for (let c = 0; c < cols; c++) {
-      const v = values[r][c];
-      const col = (opts.diverging ? puor : viridis)((v - min) / span);
-      const masked = !!opts.masked?.(r, c);
+  // The cells, drawn at once or (opts.lazy) when the grid nears the viewport (lazy-draw.js).
+  const fillGrid = () => {
+    grid.append(h('div', { class: 'hm-corner', 'aria-hidden': 'true' }));
+    // Token labels ("5 追いかけ") are turned sideways as one line on a narrow screen rather than
+    // overlap (style.css); a label cut short there ends in "…", its whole text in the title.
+    const words = !!opts.colLabels && opts.colLabels.some((l) => !/^\d+$/.test(String(l)));
+    const posOf = (c) => (opts.colPositions ? String(c) : undefined);
+    for (let c = 0; c < cols; c++) grid.append(h('div', { class: `hm-col-label${words ? ' words' : ''}`, 'aria-hidden': 'true', title: words ? String(opts.colLabels[c]) : undefined, 'data-hl-pos': posOf(c), 'data-hl-token': linked ? String(opts.colTokens[c]) : undefined, 'data-flip': linked ? `${flip}:c${opts.colTokens[c]}` : undefined }, opts.colLabels ? opts.colLabels[c] : showValues || c % 8 === 0 ? String(c) : ''));
+    for (let r = 0; r < rows; r++) {
+      const hl = opts.highlightRows?.includes(r);
+      const rowLabel = opts.rowLabels ? opts.rowLabels[r] : String(r);
       grid.append(
-        h(
-          'div',
-          {
-            class: `hm-cell${col.light && !masked ? ' light' : ''}${masked ? ' masked' : ''}`,
-            style: masked ? undefined : `background:${col.css}`,
-            title: `${opts.rowLabels ? opts.rowLabels[r] : r}, ${opts.colLabels ? opts.colLabels[c] : c}: ${fmt(v, digits)}`,
-            'aria-hidden': 'true',
-            'data-hl-pos': posOf(c),
-            'data-hl-row': linked ? String(opts.rowTokens[r]) : undefined,
-            'data-hl-col': linked ? String(opts.colTokens[c]) : undefined,
-            'data-flip': linked ? `${flip}:${opts.rowTokens[r]}:${opts.colTokens[c]}` : undefined,
-          },
-          // Numbers sit on a pale label so they stay readable on every colour.
-          showValues && !masked ? h('span', { class: 'hm-value' }, fmt(v, digits === 3 && Math.abs(v) < 10 ? 2 : digits)) : '',
-        ),
+        linked
+          ? h('div', { class: 'hm-row-label', tabindex: '0', role: 'button', 'aria-label': t('hl.row_aria', { label: rowLabel }), 'data-hl-token': String(opts.rowTokens[r]), 'data-flip': `${flip}:r${opts.rowTokens[r]}` }, rowLabel)
+          : h('div', { class: `hm-row-label${hl ? ' hl' : ''}`, 'aria-hidden': 'true' }, rowLabel),
       );
+      for (let c = 0; c < cols; c++) {
+        const v = values[r][c];
+        const col = (opts.diverging ? puor : viridis)((v - min) / span);
+        const masked = !!opts.masked?.(r, c);
+        grid.append(
+          h(
+            'div',
+            {
+              class: `hm-cell${col.light && !masked ? ' light' : ''}${masked ? ' masked' : ''}`,
+              style: masked ? undefined : `background:${col.css}`,
+              title: `${opts.rowLabels ? opts.rowLabels[r] : r}, ${opts.colLabels ? opts.colLabels[c] : c}: ${fmt(v, digits)}`,
+              'aria-hidden': 'true',
+              'data-hl-pos': posOf(c),
+              'data-hl-row': linked ? String(opts.rowTokens[r]) : undefined,
+              'data-hl-col': linked ? String(opts.colTokens[c]) : undefined,
+              'data-flip': linked ? `${flip}:${opts.rowTokens[r]}:${opts.colTokens[c]}` : undefined,
+            },
+            // Numbers sit on a pale label so they stay readable on every colour.
+            showValues && !masked ? h('span', { class: 'hm-value' }, fmt(v, digits === 3 && Math.abs(v) < 10 ? 2 : digits)) : '',
+          ),
+        );
+      }
     }
-  }
+  };
   const legend = h(
     'div',
     { class: 'hm-legend', 'aria-hidden': 'true' },
@@ -166,31 +177,24 @@ export function heatmap(values, opts = {}) {
     h('span', { class: opts.diverging ? 'hm-legend-bar diverging' : 'hm-legend-bar' }),
     h('span', {}, fmt(max, digits)),
   );
-  const tableBuilt = h(
-    'table',
-    { class: 'data-table', id: `${id}-table`, hidden: true },
-    h('caption', {}, opts.caption ?? ''),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, `${opts.rowTitle ?? ''} \\ ${opts.colTitle ?? ''}`), ...Array.from({ length: cols }, (_, c) => h('th', { scope: 'col' }, opts.colLabels ? opts.colLabels[c] : String(c))))),
-    h('tbody', {}, ...values.map((r, i) => h('tr', {}, h('th', { scope: 'row' }, opts.rowLabels ? opts.rowLabels[i] : String(i)), ...r.map((v) => h('td', {}, fmt(v, digits)))))),
-  );
-  const toggle = h('button', { type: 'button', class: 'table-toggle', 'aria-expanded': 'false', 'aria-controls': `${id}-table` }, t('heatmap.show_table'));
-  toggle.addEventListener('click', () => {
-    // The table it names (a redraw in place may have put another there, morph.js).
-    const table = toggle.ownerDocument.getElementById(toggle.getAttribute('aria-controls')) ?? tableBuilt;
-    const open = table.hidden;
-    table.hidden = !open;
-    toggle.setAttribute('aria-expanded', String(open));
-    toggle.textContent = t(open ? 'heatmap.hide_table' : 'heatmap.show_table');
-  });
+  const numbers = heatmapTableOnly(values, { ...opts, digits, id });
+  const scroll = h('div', { class: 'hm-scroll', tabindex: '0' }, grid);
+  if (opts.lazy) {
+    // Until drawn, the empty grid keeps about the room the rows will take.
+    grid.style.minHeight = `${rows + 1}rem`;
+    deferDraw(scroll, () => {
+      fillGrid();
+      grid.style.minHeight = '';
+    });
+  } else fillGrid();
   return h(
     'figure',
     { class: 'heatmap' },
     opts.caption ? h('figcaption', {}, opts.caption) : null,
     opts.colTitle ? h('div', { class: 'hm-axis' }, `${opts.rowTitle ?? ''} ↓ / ${opts.colTitle} →`) : null,
-    h('div', { class: 'hm-scroll', tabindex: '0' }, grid),
+    scroll,
     legend,
-    toggle,
-    h('div', { class: 'table-scroll', tabindex: '0' }, tableBuilt),
+    ...numbers,
   );
 }
 

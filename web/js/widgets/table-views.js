@@ -47,6 +47,8 @@ export function pcaScatter(summary, caption) {
 }
 
 // kind: 'table' | 'sinusoidal' (data-kind on the panel, for tests and styles).
+// The similarity heatmap is lazy (heatmap.js): its grid is drawn when it nears
+// the viewport, its table of numbers when first opened.
 export function tableViews(summary, { title, kind, note }) {
   const [rows, cols] = summary.shape;
   const seq = (n, from = 0) => Array.from({ length: n }, (_, i) => i + from);
@@ -62,7 +64,7 @@ export function tableViews(summary, { title, kind, note }) {
     note ? h('p', { class: 'muted table-source' }, note) : null,
     h('p', { class: 'table-shape' }, t('table.shape', { rows, cols, last: rows - 1 })),
     lineplot([{ label: t('table.norm'), xs: seq(rows), ys: summary.norms }], { caption: t('table.norms'), xLabel: t('table.pos'), yMin: 0, xMin: 0, xMax: Math.max(rows, Math.round(rows * 1.1)), wall: rows, wallLabel: t('wall.no_rows', { rows }), narrow: true }),
-    heatmap(matrixRows(summary.similarity), { caption: n === rows ? t('table.heatmap_all', { n: rows }) : t('table.heatmap_some', { k: n, n: rows }), min: -1, max: 1, rowLabels: labels, colLabels: labels, rowTitle: t('table.pos'), colTitle: t('table.pos'), digits: 2 }),
+    heatmap(matrixRows(summary.similarity), { caption: n === rows ? t('table.heatmap_all', { n: rows }) : t('table.heatmap_some', { k: n, n: rows }), min: -1, max: 1, rowLabels: labels, colLabels: labels, rowTitle: t('table.pos'), colTitle: t('table.pos'), digits: 2, lazy: true }),
     nb.length ? lineplot([{ label: t('table.similarity'), xs: seq(nb.length, 1), ys: nb }], { caption: t('table.neighbour'), xLabel: t('table.distance'), narrow: true }) : null,
     pcaScatter(summary, t('table.pca', { explained: pct(two) })),
     h('p', { class: 'table-explained' }, t('table.explained', { list: explained.map((e, i) => `PC${i + 1} ${pct(e)}`).join(', ') })),

@@ -20,6 +20,7 @@ import { openTableFile, tableSummary, trainedTable } from '../core/table-client.
 import { TRAIN_TABLE } from '../core/table-read.js';
 import { attentionWorkerCount, parseWorkerCount, splitForward } from '../core/attention-split.js';
 import { attentionCores } from '../core/attention-pool.js';
+import { drawNear, forget } from '../lazy-draw.js';
 
 // The table chosen last, kept across re-renders (a language switch) of the page.
 const chosen = { source: 'trained', file: null, tensor: '', result: null };
@@ -328,12 +329,14 @@ export function mount(el, block, ctx) {
     if (r.picked) tensorSelect.value = r.picked.name;
   }
   let tableTicket = 0;
+  let tablesShown = 0;
   async function showTable(source) {
     const mine = ++tableTicket;
     const hadFile = !!fileTable();
     chosen.source = source;
     tableSection.setAttribute('aria-busy', 'true');
     tableSection.dataset.source = source;
+    forget(tableOut);
     tableOut.replaceChildren();
     let summary = null;
     let note = '';
@@ -386,6 +389,10 @@ export function mount(el, block, ctx) {
         tableViews(summary, { title: t('table.col_table'), kind: 'table', note }),
         sin.error ? errorBox(sin.error) : tableViews(sin, { title: `${t('table.col_sin')} (${r} × ${c})`, kind: 'sinusoidal' }),
       );
+      // After a table switch, heatmaps on screen (or nearly) are drawn now,
+      // the others as they near it; at load the page does this once it has
+      // its final layout, just before it says ready (runner.js).
+      if (tablesShown++ && tableOut.isConnected) drawNear(tableOut);
     } catch (e) {
       if (mine !== tableTicket) return;
       tableStatus.replaceChildren(errorBox(e));
