@@ -236,7 +236,9 @@ test('exercise 3: no answer on the page before it is given; a step lights up as 
     s.values.forEach((v, i) => assert.ok(Math.abs(v - A[names[id]][i]) < 1e-5, `${id}[${i}]: drawn ${v}, formula ${A[names[id]][i]}`));
     assert.deepEqual(s.vals, A[names[id]].map((v) => v.toFixed(3)));
   }
-  // The softmax bars are as long as the weights.
+  // The softmax bars are as long as the weights, once their 0.3 s growth has ended
+  // (a state, not a time: no transition left running on them; a loaded machine measured one mid-way).
+  await page.waitForFunction(() => [...document.querySelectorAll('.hc-order[data-order="0"] .hc-bar')].every((b) => b.getAnimations().length === 0));
   const bars = await page.locator('.hc-order[data-order="0"] .hc-bar').evaluateAll((els) => els.map((b) => b.getBoundingClientRect().width / b.parentElement.getBoundingClientRect().width));
   bars.forEach((f, i) => assert.ok(Math.abs(f - A.weights[i]) < 0.02, `bar ${i}: ${f}`));
   await page.screenshot({ path: join(artifacts, 'visuals-a-hand-calc-order-a.png') });
