@@ -7,8 +7,9 @@
 //   upper half of the first screen; nothing scrolls sideways; axe is clean.
 // - 390×844, ja and en, every exercise with a picture: the drawing itself
 //   (not only its title) starts on the first screen, with the lab's controls
-//   in view at the same time; exercises 1 and 8: the whole picture, with every
-//   control that changes it; nothing scrolls sideways; axe is clean on 3, 4, 10.
+//   in view at the same time; exercises 1, 2 and 8: the whole picture, with
+//   every control that changes it; nothing scrolls sideways; axe is clean on 3,
+//   4, 10.
 // - Exercise 3: nothing of an answer is on the page before it is given; a
 //   step lights up while its question is typed into and shows the numbers
 //   once answered right; step and question are linked by hover and by focus
@@ -37,11 +38,14 @@ const NO_PICTURE = ['check', 'write-the-code'];
 const OWN_PHONE_TEST = ['wall-1024'];
 // Exercises whose whole picture is on the first screen at 390×844, not only its top, with every
 // control that changes it in view too (issue 24): exercise 1's lines, moved by the lab's sentence
-// and seed and by the chips (their buttons, and the goal they are moved towards); exercise 8's
+// and seed and by the chips (their buttons, and the goal they are moved towards); exercise 2's
+// lines, the same widgets under a longer title and summary, moved by the same controls (no goal
+// there: the chips are moved freely, the difference grid says what changed); exercise 8's
 // circle with its legend, turned by its sliders and pair picker (and the lab's seed), also once
 // shifted (its legend's longest: two more arrows, three-digit positions). `states`: the URL's extras.
 const WHOLE = {
   reorder: { picture: '[data-main-visual] .lines-svg', controls: ['.exercise .controls', '[data-widget="chips"] .chips', '[data-widget="chips"] .chip-bar button', '[data-widget="chips"] .target-line'], states: [''] },
+  formula: { picture: '[data-main-visual] .lines-svg', controls: ['.exercise .controls', '[data-widget="chips"] .chips', '[data-widget="chips"] .chip-bar button'], states: [''] },
   rope: { picture: '[data-main-visual] .rope-figure', controls: ['.exercise .controls', '.rope-controls input', '.rope-controls select'], states: ['', '&m=64&n=64&k=64'] },
 };
 
