@@ -26,7 +26,7 @@ if (found.length !== 1) {
   process.exit(1);
 }
 const wasm = Buffer.from(found[0][1], 'base64');
-if (wasm.readUInt32BE(0) !== 0x0061736d) {
+if (wasm.length < 8 || wasm.readUInt32BE(0) !== 0x0061736d) {
   console.error(`split-single-file: ${single}: the inlined data is not a wasm module (no \\0asm header)`);
   process.exit(1);
 }
