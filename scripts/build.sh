@@ -1,15 +1,25 @@
 #!/usr/bin/env bash
 # Builds the native core (library, CLI, tests), the wasm module, and the static
 # site in dist/. Incremental: re-running only rebuilds what changed.
+#   bash scripts/build.sh --bench   also the benchmarks' executables
+#     (build/native/attention_bench, train_bench; build/wasm/train_bench.js),
+#     which npm test does not need (npm run bench builds them this way).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bench=0
+for a in "$@"; do
+  case "$a" in
+    --bench) bench=1 ;;
+    *) echo "build.sh: unknown option '$a' (allowed: --bench)" >&2; exit 2 ;;
+  esac
+done
 jobs=$(nproc 2>/dev/null || echo 2)
 # ccache when installed (CMAKE_CXX_COMPILER_LAUNCHER=none: without).
 . scripts/ccache.sh
 
 # The native build (library, CLI, GoogleTest) and the wasm build share
 # nothing, so they run side by side: each one's serial steps (linking, the
-# test discovery, Binaryen's wasm-opt on both wasm outputs) leave a core the
+# test discovery, Binaryen's wasm-opt on the wasm) leave a core the
 # other one uses. POSLAB_BUILD_SERIAL=1 builds one after the other (easier to
 # read when a build fails).
 build_native() {
@@ -17,6 +27,7 @@ build_native() {
   # counts when a build folder is first configured).
   cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER_LAUNCHER="${CMAKE_CXX_COMPILER_LAUNCHER:-}" >/dev/null
   cmake --build build/native -j"$jobs"
+  if [ $bench = 1 ]; then cmake --build build/native -j"$jobs" --target attention_bench train_bench; fi
 }
 build_wasm() {
   # Emscripten 3.1.6's JS optimiser needs acorn, which Debian keeps in /usr/share/nodejs.
@@ -26,6 +37,7 @@ build_wasm() {
       -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node)" >/dev/null
   fi
   cmake --build build/wasm -j"$jobs"
+  if [ $bench = 1 ]; then cmake --build build/wasm -j"$jobs" --target train_bench_wasm; fi
 }
 if [ "${POSLAB_BUILD_SERIAL:-0}" = 1 ]; then
   echo "build: native (build/native)"
