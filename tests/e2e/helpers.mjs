@@ -58,12 +58,9 @@ export async function nodeCore() {
 // alone (node --test FILE) launches its own. Either way every context is a
 // fresh, temporary profile (launch() refuses --user-data-dir), so no state
 // leaks between tests.
-// { local: true } always launches: a connected browser gets the files given
-// to setInputFiles through the connection, byte by byte (a test that hands
-// the page a sparse 4.3 GB file needs the browser to read it in place).
-export async function launchBrowser({ local = false } = {}) {
+export async function launchBrowser() {
   const ws = process.env.POSLAB_BROWSER_WS;
-  if (ws && !local) {
+  if (ws) {
     try {
       return await chromium.connect(ws, { timeout: 30000 * TIMEOUT_SCALE });
     } catch (e) {
@@ -99,11 +96,11 @@ export async function downloadBytes(download) {
   return Buffer.concat(chunks);
 }
 
-export async function startLab({ localBrowser = false } = {}) {
+export async function startLab() {
   requireDist();
   mkdirSync(artifacts, { recursive: true });
   const { server, url } = await serve({ root: dist, port: 0 });
-  const browser = await launchBrowser({ local: localBrowser });
+  const browser = await launchBrowser();
   const bases = { http: url, file: pathToFileURL(join(dist, 'index.html')).href };
   return {
     browser,

@@ -23,7 +23,7 @@ const SLOW = !process.env.POSLAB_FULL_RUN && 'slow: runs under POSLAB_FULL_RUN=1
 let lab;
 let dir;
 before(async () => {
-  lab = await startLab({ localBrowser: true }); // model files of gigabytes: read in place (launchBrowser)
+  lab = await startLab();
   dir = mkdtempSync(join(tmpdir(), 'poslab-tables-limits-'));
 });
 after(async () => {

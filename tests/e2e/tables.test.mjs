@@ -15,7 +15,7 @@ import { A, helix, tableFile, safetensors, npy, f32 } from '../wasm/table-files.
 let lab;
 let dir;
 before(async () => {
-  lab = await startLab({ localBrowser: true }); // model files of gigabytes: read in place (launchBrowser)
+  lab = await startLab();
   dir = mkdtempSync(join(tmpdir(), 'poslab-tables-'));
 });
 after(async () => {
