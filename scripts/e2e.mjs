@@ -6,11 +6,8 @@
 //
 //   node scripts/e2e.mjs [--tap FILE] [--import MODULE]… [--no-record] [E2E FILE or DIR…]
 //
-// Each file runs in its own `node --test` process with its own server; the
-// browser is shared: one Chromium for the run (chromium.launchServer), to
-// which every file connects (POSLAB_BROWSER_WS; tests/e2e/helpers.mjs
-// launchBrowser), each test in contexts of its own, fresh profiles, so files
-// stay independent. One launch instead of 49 saves about 1 CPU-s a file. Its TAP goes to
+// Each file runs in its own `node --test` process (its own server and
+// browser, so files are independent); its TAP goes to
 // test-artifacts/e2e/NAME.tap. A line per file says how it went as it ends;
 // a failing file's failures follow (the "not ok" lines and their details).
 // At the end: the totals as node's TAP reporter prints them ("# tests N",
@@ -30,7 +27,6 @@
 // or took a quarter more or less than recorded (so it does not change on every
 // run). A file it does not know runs first.
 import { spawn } from 'node:child_process';
-import { chromium } from 'playwright-core';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -124,11 +120,10 @@ function failuresOf(tap) {
 }
 
 const children = new Set();
-let browserServer = null;
 for (const sig of ['SIGINT', 'SIGTERM']) {
   process.on(sig, () => {
     for (const c of children) c.kill('SIGTERM');
-    browserServer?.close().finally(() => process.exit(130));
+    process.exit(130);
   });
 }
 
@@ -136,7 +131,7 @@ function runFile(file) {
   return new Promise((done) => {
     const t0 = Date.now();
     const argv = [...imports.flatMap((m) => ['--import', m]), '--test', '--test-reporter=tap', file];
-    const child = spawn(process.execPath, argv, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, POSLAB_BROWSER_WS: browserServer.wsEndpoint() } });
+    const child = spawn(process.execPath, argv, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     children.add(child);
     const chunks = [];
     child.stdout.on('data', (c) => chunks.push(c));
@@ -149,10 +144,6 @@ function runFile(file) {
     });
   });
 }
-
-// The shared browser (see above); the flags are the helpers' (the toolchain notes').
-const { CHROMIUM_ARGS } = await import('../tests/e2e/helpers.mjs');
-browserServer = await chromium.launchServer({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 
 const t0 = Date.now();
 console.log(`e2e: ${files.length} file(s), ${jobs} at once, slowest first${imports.length ? `, --import ${imports.join(' ')}` : ''}`);
@@ -176,7 +167,6 @@ async function worker() {
   }
 }
 await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker));
-await browserServer.close();
 
 const sum = { tests: 0, suites: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
 const failedFiles = [];

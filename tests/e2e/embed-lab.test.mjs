@@ -13,7 +13,8 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { artifacts, dist, nodeCore, requireDist, root, watchCsp, nextFrames, launchBrowser } from './helpers.mjs';
+import { chromium } from 'playwright-core';
+import { artifacts, dist, nodeCore, requireDist, root, watchCsp, nextFrames, CHROMIUM_ARGS } from './helpers.mjs';
 import { writeCoursePage } from './fixtures/course-page.mjs';
 import { serveDirs } from './fixtures/serve-dirs.mjs';
 import { serve } from '../../scripts/serve.mjs';
@@ -64,7 +65,7 @@ before(async () => {
       <script src="${B.origin}/embed.js"></script>
     </body></html>`,
   );
-  browser = await launchBrowser();
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
   core = await nodeCore();
   exercises = JSON.parse(readFileSync(join(dist, 'exercises.json'), 'utf8')).map(({ file, ...data }) => data);
 });

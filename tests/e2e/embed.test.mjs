@@ -12,9 +12,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { serveDirs } from './fixtures/serve-dirs.mjs';
+import { chromium } from 'playwright-core';
+import { serveDirs, CHROMIUM_ARGS } from './fixtures/serve-dirs.mjs';
 import { writeCoursePage } from './fixtures/course-page.mjs';
-import { watchCsp, launchBrowser } from './helpers.mjs';
+import { watchCsp } from './helpers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const fixtures = join(root, 'tests', 'e2e', 'fixtures');
@@ -34,7 +35,7 @@ before(async () => {
   writeCoursePage(courseDir, join(root, 'web'), { page: labUrl() });
   // One that also frames other content, from C (a third party it trusts less than the lab).
   writeCoursePage(courseDir, join(root, 'web'), { page: labUrl(), frames: [C.origin], name: 'with-third-party.html' });
-  browser = await launchBrowser();
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 });
 after(async () => {
   await browser?.close();

@@ -13,8 +13,9 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { serveDirs } from './fixtures/serve-dirs.mjs';
-import { watchCsp, cliPath, launchBrowser } from './helpers.mjs';
+import { chromium } from 'playwright-core';
+import { serveDirs, CHROMIUM_ARGS } from './fixtures/serve-dirs.mjs';
+import { watchCsp, cliPath } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const yaml = require('js-yaml');
@@ -39,7 +40,7 @@ before(async () => {
   copyFileSync(wasmPath, join(dir, 'poslab.js'));
   writeFileSync(join(dir, 'exercise.js'), `window.__EXERCISE__ = ${JSON.stringify(demo)};\n`);
   server = await serveDirs({ '/': dir });
-  browser = await launchBrowser();
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 });
 after(async () => {
   await browser?.close();

@@ -51,25 +51,6 @@ export async function nodeCore() {
   return factory();
 }
 
-// The browser of a test file. scripts/e2e.mjs starts one browser for the
-// whole run (chromium.launchServer, POSLAB_BROWSER_WS says where): each file
-// connects to it rather than launching its own (a launch costs about 1 CPU-s,
-// 49 files), and closing it closes only this file's contexts. A file run
-// alone (node --test FILE) launches its own. Either way every context is a
-// fresh, temporary profile (launch() refuses --user-data-dir), so no state
-// leaks between tests.
-export async function launchBrowser() {
-  const ws = process.env.POSLAB_BROWSER_WS;
-  if (ws) {
-    try {
-      return await chromium.connect(ws, { timeout: 30000 * TIMEOUT_SCALE });
-    } catch (e) {
-      console.error(`e2e: the shared browser (${ws}) did not answer: ${e.message.split('\n')[0]}; launching one for this file`);
-    }
-  }
-  return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
-}
-
 // Runs in the page (page.evaluate(domSignature)): the parts of the DOM axe reads, with the links' base
 // (http://127.0.0.1:PORT/ or file:///…/dist/index.html) replaced.
 export function domSignature() {
@@ -89,18 +70,13 @@ export function domSignature() {
   return (head + '\n' + body.outerHTML).replace(/(http:\/\/127\.0\.0\.1:\d+\/|file:\/\/\/[^"]*?\/dist\/)(index\.html)?/g, 'BASE/');
 }
 
-// A download's bytes (download.path() is refused on a connected browser).
-export async function downloadBytes(download) {
-  const chunks = [];
-  for await (const c of await download.createReadStream()) chunks.push(c);
-  return Buffer.concat(chunks);
-}
-
 export async function startLab() {
   requireDist();
   mkdirSync(artifacts, { recursive: true });
   const { server, url } = await serve({ root: dist, port: 0 });
-  const browser = await launchBrowser();
+  // launch() always starts from a fresh, temporary profile (Playwright
+  // refuses --user-data-dir here), so no state leaks between runs.
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
   const bases = { http: url, file: pathToFileURL(join(dist, 'index.html')).href };
   return {
     browser,

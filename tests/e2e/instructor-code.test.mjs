@@ -21,7 +21,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { root, dist, startLab, nodeCore, openPage, axeViolations, cliPath, artifacts, downloadBytes } from './helpers.mjs';
+import { root, dist, startLab, nodeCore, openPage, axeViolations, cliPath, artifacts } from './helpers.mjs';
 import { makeClass, exerciseData } from './class-submissions.mjs';
 import { runPython } from '../../scripts/py-sandbox.mjs';
 import { solutions, mistakes } from '../fixtures/code/solutions.mjs';
@@ -164,7 +164,7 @@ test('the page re-runs code: points equal grade-code.mjs, not the forged claim; 
 
   // The roster CSV: the code_runs column, as grade-code.mjs's with the exercise.
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-roster')]);
-  const csv = (await downloadBytes(download)).subarray(3).toString('utf8').trim().split(/\r?\n/);
+  const csv = readFileSync(await download.path()).subarray(3).toString('utf8').trim().split(/\r?\n/);
   const head = csv[0].split(',');
   const col = head.indexOf('code_runs');
   assert.ok(col > 0, csv[0]);
@@ -261,7 +261,7 @@ test('the five forgeries and the control score 0 for their code in grade-code.mj
     }
     assert.equal(await page.locator(`#roster tr[data-learner="${tricks.long}"] li[data-code-run="write-the-code/sinusoidal"]`).getAttribute('data-statuses'), 'not_rerun(too_long)');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-rows')]);
-    const pageCsv = (await downloadBytes(download)).toString('utf8');
+    const pageCsv = readFileSync(await download.path()).toString('utf8');
     assert.ok(pageCsv.startsWith('\uFEFF'));
     const c = spawnSync(process.execPath, [join(root, 'scripts/grade-code.mjs'), '--exercises', join(root, 'exercises'), '--poslab', cliPath, '--', ...files], { encoding: 'utf8', timeout: 300000 });
     const dropFile = (text) => text.replace(/^\uFEFF/, '').trim().split('\n').map((line) => line.replace(/^[^,]*,/, '')).sort();

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
-import { root, dist, startLab, nodeCore, openPage, axeViolations, cliPath, artifacts, downloadBytes } from './helpers.mjs';
+import { root, dist, startLab, nodeCore, openPage, axeViolations, cliPath, artifacts } from './helpers.mjs';
 import { makeClass, plan } from './class-submissions.mjs';
 
 const N = 40;
@@ -123,17 +123,17 @@ test('file://: the re-grade equals poslab grade; facility and mistake counts are
 
   // The roster CSV: BOM first, Japanese names intact, the same totals.
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-roster')]);
-  const bytes = await downloadBytes(download);
+  const bytes = readFileSync(await download.path());
   assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf]);
   const csv = bytes.subarray(3).toString('utf8');
   assert.match(csv, /^learner,total,max,/);
   assert.ok(csv.includes(`${cls.files[1].learner},${totals.get(cls.files[1].learner)},`), 'a Japanese learner id and total survive');
   const [items] = await Promise.all([page.waitForEvent('download'), page.click('#export-items')]);
-  assert.deepEqual([...(await downloadBytes(items)).subarray(0, 3)], [0xef, 0xbb, 0xbf]);
+  assert.deepEqual([...readFileSync(await items.path()).subarray(0, 3)], [0xef, 0xbb, 0xbf]);
 
   // The results as JSON: every file and learner, the item analysis.
   const [json] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
-  const results = JSON.parse((await downloadBytes(json)).toString('utf8'));
+  const results = JSON.parse(readFileSync(await json.path(), 'utf8'));
   assert.equal(results.format, 'position-lab-results');
   assert.equal(results.files.length, N + 2);
   assert.equal(results.roster.length, N);

@@ -13,7 +13,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, extname } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { root, dist, requireDist, watchCsp, TIMEOUT_SCALE, launchBrowser } from './helpers.mjs';
+import { chromium } from 'playwright-core';
+import { root, dist, requireDist, CHROMIUM_ARGS, watchCsp, TIMEOUT_SCALE } from './helpers.mjs';
 import { buildPackages } from '../../scripts/package.mjs';
 
 const LIMITS = { scorm12: 4096, scorm2004: 64000 };
@@ -96,7 +97,7 @@ before(async () => {
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   base = `http://127.0.0.1:${server.address().port}`;
   lrs = await startLrs();
-  browser = await launchBrowser();
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 });
 after(async () => {
   await browser?.close();

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { dist, requireDist, root, watchCsp, nextFrames, launchBrowser } from './helpers.mjs';
+import { chromium } from 'playwright-core';
+import { dist, requireDist, root, watchCsp, nextFrames, CHROMIUM_ARGS } from './helpers.mjs';
 import { serveDirs } from './fixtures/serve-dirs.mjs';
 import { serve, metaPolicy } from '../../scripts/serve.mjs';
 
@@ -27,7 +28,7 @@ before(async () => {
   const s = await serve({ root: dist, port: 0 });
   lab = { url: s.url, origin: new URL(s.url).origin, close: () => new Promise((ok) => s.server.close(ok)) };
   evil = await serveDirs({ '/x/': evilDir });
-  browser = await launchBrowser();
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 });
 after(async () => {
   await browser?.close();
