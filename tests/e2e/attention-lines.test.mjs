@@ -2,11 +2,12 @@
 // the core's (recomputed here by the wasm module under Node for the same
 // tokens, order and settings), widths in the order of the weights; the
 // aligned difference all grey without position information and lit with it;
-// focus by Tab lights one token's lines and its row and column; with the
+// focus by Tab lights one token's lines and its row and column, and so does a
+// tap on a phone (the lead says so in both languages); with the
 // causal mask no line runs to a later token.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startLab, openPage, gotoReady, urlFor, nodeCore, axeViolations } from './helpers.mjs';
+import { startLab, openPage, gotoReady, urlFor, nodeCore, axeViolations, watchCsp } from './helpers.mjs';
 
 let lab;
 let core;
@@ -97,5 +98,39 @@ test('causal mask: no line runs to a later token; the head picker shows one head
     return ls.length > 0 && ls.every((p) => p.dataset.head === '1');
   });
   assert.equal(await page.locator('.w-attention-lines button[data-head="1"]').getAttribute('aria-pressed'), 'true');
+  await context.close();
+});
+
+// Exercise 5's lines stand alone (no chips above them), so their lead tells
+// how to pick a token: the mouse, the keyboard, and on a phone a tap. A tap
+// focuses the query label (a button), and the focus is what lights its lines.
+test('on a phone (touch): the lead says tap, and tapping a query label lights only its lines; tapping elsewhere clears it', { timeout: 90000 }, async () => {
+  const context = await lab.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  await watchCsp(context);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  for (const [lang, word] of [['en', /\btap\b/], ['ja', /タップ/]]) {
+    await gotoReady(page, urlFor(lab, 'http', { ex: 'causal-mask', lang }));
+    assert.match(await page.locator('.w-attention-lines .widget-lead').textContent(), word, `${lang}: the lead names the tap`);
+  }
+  await page.waitForSelector('.w-attention-lines path.att-line', { state: 'attached' });
+  const all = await lines(page);
+  assert.ok(all.every((l) => !l.lit), 'nothing lit before the tap');
+  for (const q of [2, 0]) {
+    const label = page.locator('.w-attention-lines .line-label[role="button"]').nth(q);
+    await label.scrollIntoViewIfNeeded();
+    await label.tap();
+    await page.waitForFunction((q) => document.querySelector(`.w-attention-lines path.att-line.lit[data-query="${q}"]`) !== null, q);
+    const now = await lines(page);
+    const lit = now.filter((l) => l.lit);
+    assert.ok(lit.every((l) => l.q === q), `only query ${q + 1}'s lines are lit`);
+    assert.equal(lit.length, now.filter((l) => l.q === q).length, `every line of query ${q + 1} is lit`);
+    assert.ok(lit.length > 0 && lit.length < now.length);
+  }
+  // A tap outside the drawing takes the focus away, and the highlight with it.
+  await page.locator('.w-attention-lines .widget-lead').tap();
+  await page.waitForFunction(() => document.querySelector('.w-attention-lines path.att-line.lit') === null);
+  assert.deepEqual(errors, []);
   await context.close();
 });
