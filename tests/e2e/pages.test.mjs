@@ -1,6 +1,7 @@
 // The start page and the exercises: their order, the core in a Web Worker
 // (http and file://), the language switch, URL state, the phone width, hide=
-// for embedding, and the events an embedding page hears. What every page
+// for embedding, the events an embedding page hears, and no Japanese paragraph
+// ending on a one- or two-character line at 1280×800. What every page
 // renders (language, titles, prompts, no blank widget, no raw key or TeX, axe)
 // is checked by walk.test.mjs on its renders of every page.
 import { test, before, after } from 'node:test';
@@ -127,6 +128,46 @@ test('each checked answer is a poslab:answered event with the raw answer; a fini
   assert.equal(events[0].lab.sentence, '犬が猫を追いかけた');
   assert.equal(events[0].lang, 'ja');
   assert.equal(events[2].exercise, 'formula');
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
+// Issue 24: a Japanese paragraph ended on a lone 「す。」 at 1280×800. Paragraphs
+// wrap with text-wrap: pretty; on the pages that had such an ending (measured
+// before the fix: these five, six paragraphs) no paragraph's last line holds
+// fewer than three characters.
+test('ja at 1280×800: no paragraph ends on a line of one or two characters (exercises 2, 3, 5, 7, 12)', { timeout: 120000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
+  for (const ex of ['formula', 'hand-calc', 'causal-mask', 'train-short-test-long', 'write-the-code']) {
+    await gotoReady(page, urlFor(lab, 'http', { ex }));
+    const short = await page.evaluate(() => {
+      const found = [];
+      for (const el of document.querySelectorAll('[data-exercise] p, [data-exercise] li, [data-exercise] figcaption')) {
+        if (el.offsetParent === null || el.querySelector('p, li')) continue;
+        // Every visible character (TeX's hidden MathML and screen-reader text left out) with the top of its box.
+        const chars = [];
+        const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let n; (n = walk.nextNode()); ) {
+          if (n.parentElement.closest('.katex-mathml, .sr-only')) continue;
+          for (let i = 0; i < n.data.length; i++) if (n.data[i].trim()) chars.push([n, i]);
+        }
+        if (chars.length < 20) continue;
+        const r = document.createRange();
+        const top = ([n, i]) => {
+          r.setStart(n, i);
+          r.setEnd(n, i + 1);
+          return r.getClientRects()[0]?.top ?? null;
+        };
+        const last = top(chars.at(-1));
+        if (last === null || Math.abs(top(chars[0]) - last) < 4) continue; // one line: nothing to orphan
+        let k = 0;
+        while (k < chars.length && Math.abs(top(chars[chars.length - 1 - k]) - last) < 4) k++;
+        if (k <= 2) found.push(el.textContent.trim().slice(-20));
+      }
+      return found;
+    });
+    assert.deepEqual(short, [], `${ex}: paragraphs ending on a line of ≤ 2 characters`);
+  }
   assert.deepEqual(problems.console, []);
   await context.close();
 });
