@@ -7,30 +7,20 @@
 #include "poslab/positional.hpp"
 #include "poslab/random.hpp"
 #include "reference.hpp"
+#include "support.hpp"
 
 using namespace poslab;
 
 namespace {
 
-xt::xtensor<float, 3> batch_of(const ref::Mat& m) {
-    xt::xtensor<float, 3> x({1, m.size(), m[0].size()});
-    for (std::size_t i = 0; i < m.size(); ++i)
-        for (std::size_t j = 0; j < m[0].size(); ++j) x(0, i, j) = static_cast<float>(m[i][j]);
-    return x;
-}
+using support::as_mat;
+using support::batch_of;
 
 ref::Mat random_rows(std::size_t s, std::size_t d, std::uint64_t seed, double scale = 1.0) {
     Rng rng(seed);
     ref::Mat m = ref::zeros(s, d);
     for (auto& row : m)
         for (auto& v : row) v = scale * rng.normal();
-    return m;
-}
-
-ref::Mat as_mat(const xt::xtensor<float, 2>& t) {
-    ref::Mat m = ref::zeros(t.shape(0), t.shape(1));
-    for (std::size_t i = 0; i < t.shape(0); ++i)
-        for (std::size_t j = 0; j < t.shape(1); ++j) m[i][j] = t(i, j);
     return m;
 }
 

@@ -15,10 +15,14 @@
 #include "poslab/random.hpp"
 #include "poslab/tiny_transformer.hpp"
 #include "reference.hpp"
+#include "support.hpp"
 
 using namespace poslab;
 
 namespace {
+
+using support::as_mat;
+using support::batch_of;
 
 constexpr std::size_t kS = 6, kD = 8, kHeads = 2;
 constexpr std::size_t kWatched = 4;  // token 5 (1-based), as in exercise 5
@@ -29,20 +33,6 @@ ref::Mat random_rows(std::uint64_t seed) {
     for (auto& row : m)
         for (auto& v : row) v = rng.normal();
     return m;
-}
-
-ref::Mat as_mat(const xt::xtensor<float, 2>& t) {
-    ref::Mat m = ref::zeros(t.shape(0), t.shape(1));
-    for (std::size_t i = 0; i < t.shape(0); ++i)
-        for (std::size_t j = 0; j < t.shape(1); ++j) m[i][j] = t(i, j);
-    return m;
-}
-
-xt::xtensor<float, 3> batch_of(const ref::Mat& m) {
-    xt::xtensor<float, 3> x({1, m.size(), m[0].size()});
-    for (std::size_t i = 0; i < m.size(); ++i)
-        for (std::size_t j = 0; j < m[0].size(); ++j) x(0, i, j) = static_cast<float>(m[i][j]);
-    return x;
 }
 
 // The core: `layers` causal self-attention layers (no position information), row `row` of the last output.

@@ -27,7 +27,7 @@ namespace {
 json option(const char* id) { return {{"id", id}, {"label", {{"ja", id}, {"en", id}}}}; }
 
 // Two choice questions with different attempt rules.
-const json kExercise = [] {
+const json kPropertyExercise = [] {
     json ex = {{"id", "props"}, {"order", 1}, {"title", {{"ja", "t"}, {"en", "t"}}}, {"blocks", json::array()}};
     ex["blocks"].push_back({{"type", "choice"}, {"id", "one"}, {"prompt", {{"ja", "p"}, {"en", "p"}}}, {"points", 2},
                             {"max_attempts", 3}, {"credit", {1, 0.5, 0.25}},
@@ -116,11 +116,11 @@ json submission(const json& entries) {
     return {{"format", "position-lab-submission"}, {"version", 1}, {"learner", "learner-7"}, {"exercises", entries}};
 }
 json entry(const json& attempts) {
-    return {{"id", "props"}, {"contentHash", content_hash(kExercise)}, {"attempts", attempts}};
+    return {{"id", "props"}, {"contentHash", content_hash(kPropertyExercise)}, {"attempts", attempts}};
 }
 
 const GradingExercises& exercises() {
-    static const GradingExercises ex = grading_exercises({kExercise});
+    static const GradingExercises ex = grading_exercises({kPropertyExercise});
     return ex;
 }
 
@@ -223,7 +223,7 @@ TEST(GradingProperty, TheCreditScheduleMatchesTheModelForEveryPlaceOfTheRightAns
         h.push_back({"many", {"a"}, place + 1});  // a later partial answer changes nothing
         json attempts = json::array();
         for (const Made& m : h) attempts.push_back(attempt_json(m));
-        const json g = grade_exercise(kExercise, 1, attempts);
+        const json g = grade_exercise(kPropertyExercise, 1, attempts);
         const json& q = g["questions"][1];
         EXPECT_NEAR(q["points"].get<double>(), model("many", h).points, 1e-12) << place;
         EXPECT_NEAR(q["points"].get<double>(), place == 1 ? 3.0 : 1.8, 1e-12) << place;
@@ -231,8 +231,8 @@ TEST(GradingProperty, TheCreditScheduleMatchesTheModelForEveryPlaceOfTheRightAns
         EXPECT_EQ(q["ignored"], 0);
     }
     // Only a partial answer (a, c: 1 right, 1 wrong → 0): nothing; (a): 1/2 × 3.
-    EXPECT_DOUBLE_EQ(grade_exercise(kExercise, 1, json::array({attempt_json({"many", {"a", "c"}, 1})}))["points"].get<double>(), 0.0);
-    EXPECT_DOUBLE_EQ(grade_exercise(kExercise, 1, json::array({attempt_json({"many", {"a"}, 1})}))["points"].get<double>(), 1.5);
+    EXPECT_DOUBLE_EQ(grade_exercise(kPropertyExercise, 1, json::array({attempt_json({"many", {"a", "c"}, 1})}))["points"].get<double>(), 0.0);
+    EXPECT_DOUBLE_EQ(grade_exercise(kPropertyExercise, 1, json::array({attempt_json({"many", {"a"}, 1})}))["points"].get<double>(), 1.5);
 }
 
 // ---------------------------------------------------------------------------

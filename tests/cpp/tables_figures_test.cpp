@@ -20,8 +20,11 @@
 
 #include "poslab/errors.hpp"
 #include "poslab/tables.hpp"
+#include "support.hpp"
 
 namespace {
+
+using support::code_of;
 
 using poslab::TableAnalysisOptions;
 using poslab::TableSummary;
@@ -352,15 +355,6 @@ TEST(TablesFigures, ValuesNearTheFloatLimitGiveFiniteFigures) {
 }
 
 // --- Size limits, exactly at and one past each --------------------------------
-
-std::string code_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const std::exception& e) {
-        return poslab::error_code(e);
-    }
-    return "(no error)";
-}
 
 poslab::TensorEntry entry(std::uint64_t rows, std::uint64_t cols) {
     poslab::TensorEntry t;

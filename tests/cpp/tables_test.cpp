@@ -12,8 +12,11 @@
 
 #include "poslab/errors.hpp"
 #include "poslab/tables.hpp"
+#include "support.hpp"
 
 namespace {
+
+using support::code_of;
 
 using Bytes = std::vector<std::uint8_t>;
 const double kPi = 3.14159265358979323846;
@@ -108,15 +111,6 @@ Opened open_bytes(const Bytes& f, const std::string& name = "") {
     o.picked = poslab::pick_table(o.tensors, name);
     o.table = poslab::decode_table(o.picked, f.data() + o.picked.begin, o.picked.end - o.picked.begin);
     return o;
-}
-
-std::string code_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const std::exception& e) {
-        return poslab::error_code(e);
-    }
-    return "(no error)";
 }
 
 Bytes npy(const std::string& descr, const std::string& shape, const Bytes& data, int version = 1, bool fortran = false) {
