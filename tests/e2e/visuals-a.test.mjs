@@ -42,21 +42,30 @@ const OWN_PHONE_TEST = ['wall-1024'];
 // lines, the same widgets under a longer title and summary, moved by the same controls (no goal
 // there: the chips are moved freely, the difference grid says what changed); exercise 8's
 // circle with its legend, turned by its sliders and pair picker (and the lab's seed), also once
-// shifted (its legend's longest: two more arrows, three-digit positions). `states`: the URL's extras.
+// shifted (its legend's longest: two more arrows, three-digit positions); exercise 10's bias map
+// and fall-off curves (the lesson: the penalty grows with distance), side by side above its lines
+// on a phone, moved by the head picker, the length slider and the lab's heads and width.
+// `pictures`: every one whole; `states`: the URL's extras.
 const WHOLE = {
-  reorder: { picture: '[data-main-visual] .lines-svg', controls: ['.exercise .controls', '[data-widget="chips"] .chips', '[data-widget="chips"] .chip-bar button', '[data-widget="chips"] .target-line'], states: [''] },
-  formula: { picture: '[data-main-visual] .lines-svg', controls: ['.exercise .controls', '[data-widget="chips"] .chips', '[data-widget="chips"] .chip-bar button'], states: [''] },
-  rope: { picture: '[data-main-visual] .rope-figure', controls: ['.exercise .controls', '.rope-controls input', '.rope-controls select'], states: ['', '&m=64&n=64&k=64'] },
+  reorder: { pictures: ['[data-main-visual] .lines-svg'], controls: ['.exercise .controls', '[data-widget="chips"] .chips', '[data-widget="chips"] .chip-bar button', '[data-widget="chips"] .target-line'], states: [''] },
+  formula: { pictures: ['[data-main-visual] .lines-svg'], controls: ['.exercise .controls', '[data-widget="chips"] .chips', '[data-widget="chips"] .chip-bar button'], states: [''] },
+  rope: { pictures: ['[data-main-visual] .rope-figure'], controls: ['.exercise .controls', '.rope-controls input', '.rope-controls select'], states: ['', '&m=64&n=64&k=64'] },
+  alibi: { pictures: ['[data-main-visual] .aloc-map-panel', '[data-main-visual] .aloc-curve-panel'], controls: ['.exercise .controls', '[data-main-visual] .head-picker button', '[data-main-visual] .aloc-controls input[type="range"]'], states: [''] },
 };
 
-// Runs in the page: the boxes of a picture and of its controls (every element each selector matches).
-function boxesOf({ picture, controls }) {
+// Runs in the page: the boxes of the pictures and of their controls (every element each selector matches).
+function boxesOf({ pictures, controls }) {
   const box = (e) => {
     const r = e.getBoundingClientRect();
     return { top: Math.round(r.top), bottom: Math.round(r.bottom), height: Math.round(r.height) };
   };
-  const pic = document.querySelector(picture);
-  return { picture: pic && box(pic), controls: controls.map((sel) => ({ sel, boxes: [...document.querySelectorAll(sel)].map(box) })) };
+  return {
+    pictures: pictures.map((sel) => {
+      const pic = document.querySelector(sel);
+      return { sel, box: pic && box(pic) };
+    }),
+    controls: controls.map((sel) => ({ sel, boxes: [...document.querySelectorAll(sel)].map(box) })),
+  };
 }
 
 let lab;
@@ -134,8 +143,10 @@ for (const lang of ['ja', 'en']) {
         }
         const b = await page.evaluate(boxesOf, whole);
         const at = `${ex.id}${extra}`;
-        assert.ok(b.picture && b.picture.height > 200, `${at}: no picture (${whole.picture})`);
-        assert.ok(b.picture.top >= 0 && b.picture.bottom <= 844, `${at}: the picture at ${b.picture.top}–${b.picture.bottom}px is not whole on the first screen (844)`);
+        for (const { sel, box } of b.pictures) {
+          assert.ok(box && box.height > 200, `${at}: no picture (${sel})`);
+          assert.ok(box.top >= 0 && box.bottom <= 844, `${at}: the picture ${sel} at ${box.top}–${box.bottom}px is not whole on the first screen (844)`);
+        }
         for (const { sel, boxes } of b.controls) {
           assert.ok(boxes.length > 0, `${at}: no ${sel}`);
           for (const c of boxes) assert.ok(c.height > 0 && c.top >= 0 && c.bottom <= 844, `${at}: ${sel} at ${c.top}–${c.bottom}px is not on the first screen with the picture`);

@@ -54,8 +54,8 @@ export function mount(el, block, ctx) {
   const mapSvg = s('svg', { class: 'aloc-map', role: 'img' });
   const curveSvg = s('svg', { class: 'aloc-curves', role: 'img' });
   figure.append(
-    h('figure', { class: 'aloc-panel' }, h('figcaption', {}, t('aloc.lines_caption')), linesSvg),
-    h('figure', { class: 'aloc-panel' }, h('figcaption', {}, t('aloc.map_caption')), mapSvg, h('div', { class: 'hm-legend', 'aria-hidden': 'true' }, h('span', {}, t('aloc.legend_far')), h('span', { class: 'hm-legend-bar' }), h('span', {}, '0'))),
+    h('figure', { class: 'aloc-panel aloc-lines-panel' }, h('figcaption', {}, t('aloc.lines_caption')), linesSvg),
+    h('figure', { class: 'aloc-panel aloc-map-panel' }, h('figcaption', {}, t('aloc.map_caption')), mapSvg, h('div', { class: 'hm-legend', 'aria-hidden': 'true' }, h('span', {}, t('aloc.legend_far')), h('span', { class: 'hm-legend-bar' }), h('span', {}, '0'))),
     h('figure', { class: 'aloc-panel aloc-curve-panel' }, h('figcaption', { class: 'aloc-curve-caption' }), curveSvg),
   );
 
@@ -67,6 +67,10 @@ export function mount(el, block, ctx) {
     if (!linesSvg.contains(e.relatedTarget)) setQuery(null);
   });
   const weight = (hd, q, k) => data.att[(hd * data.L + q) * data.L + k];
+  // On a phone the bias map and the curves share a row above the lines (each about 170 px wide):
+  // their drawings are drawn about as large as they show, so that their labels read at ≥ 12 px.
+  const onPhone = () => typeof matchMedia === 'function' && matchMedia('(max-width: 40rem)').matches;
+  let mapSize = 200;
   const queryNow = () => (w.state.query ?? data.L - 1);
 
   const setQuery = (q) => {
@@ -98,7 +102,7 @@ export function mount(el, block, ctx) {
     // On a phone the drawing is as wide as the screen (about 1.35× its
     // viewBox): 34 units a row keeps each query a 44 px touch target, as the
     // attention lines' rows are.
-    const phone = typeof matchMedia === 'function' && matchMedia('(max-width: 40rem)').matches;
+    const phone = onPhone();
     const ROW = phone ? 34 : L > 20 ? 14 : 18;
     const top = 22;
     const LW = 260;
@@ -140,8 +144,9 @@ export function mount(el, block, ctx) {
     linesSvg.replaceChildren(lines, labels, heading);
 
     // The bias map of the head, one colour scale for every head (the steepest head's far corner to 0).
-    const C = 200 / L;
-    mapSvg.setAttribute('viewBox', `-26 -4 ${200 + 30} ${200 + 24}`);
+    const S = (mapSize = phone ? 142 : 200);
+    const C = S / L;
+    mapSvg.setAttribute('viewBox', phone ? `-24 -4 ${S + 28} ${S + 24}` : `-26 -4 ${S + 30} ${S + 24}`);
     mapSvg.setAttribute('aria-label', t('aloc.map_aria', { L, h: hd + 1 }));
     const cells = s('g');
     for (let q = 0; q < L; q++) {
@@ -153,12 +158,12 @@ export function mount(el, block, ctx) {
       }
       cells.append(row);
     }
-    const frame = s('rect', { class: 'aloc-frame', x: 0, y: 0, width: 200, height: C, fill: 'none' });
+    const frame = s('rect', { class: 'aloc-frame', x: 0, y: 0, width: S, height: C, fill: 'none' });
     const axis = s('g', { class: 'aloc-axis', 'aria-hidden': 'true' });
     for (const p of [0, L - 1]) {
       const a = s('text', { x: -4, y: p * C + C / 2, 'text-anchor': 'end', 'dominant-baseline': 'middle' });
       a.textContent = String(p + 1);
-      const b = s('text', { x: p * C + C / 2, y: 200 + 14, 'text-anchor': 'middle' });
+      const b = s('text', { x: p * C + C / 2, y: S + (phone ? 15 : 14), 'text-anchor': 'middle' });
       b.textContent = String(p + 1);
       axis.append(a, b);
     }
@@ -186,12 +191,13 @@ export function mount(el, block, ctx) {
     linesSvg.classList.toggle('focused', pointed);
     for (const p of linesSvg.querySelectorAll('.aloc-line')) p.classList.toggle('lit', pointed && Number(p.dataset.query) === q);
     for (const g of linesSvg.querySelectorAll('.aloc-q')) g.classList.toggle('hl', Number(g.dataset.query) === q);
-    const C = 200 / L;
+    const C = mapSize / L;
     mapSvg.querySelector('.aloc-frame')?.setAttribute('y', String(q * C));
     // Curves: the query's weight on the key d tokens back, every head.
-    const CW = 260;
-    const CH = 200;
-    const pad = { l: 38, r: 10, t: 8, b: 36 };
+    const phone = onPhone();
+    const CW = phone ? 172 : 260;
+    const CH = phone ? 168 : 200;
+    const pad = phone ? { l: 36, r: 8, t: 8, b: 36 } : { l: 38, r: 10, t: 8, b: 36 };
     const xMax = Math.max(1, L - 1);
     // The y axis up to the largest weight of this query (rounded up to a tenth), so that a long row's small weights still read.
     let top = 0;
@@ -214,7 +220,7 @@ export function mount(el, block, ctx) {
       tx.textContent = String(d);
       axis.append(tx);
     }
-    const xl = s('text', { x: (pad.l + CW - pad.r) / 2, y: CH - 3, 'text-anchor': 'middle', class: 'aloc-axis-title' });
+    const xl = s('text', { x: phone ? CW / 2 : (pad.l + CW - pad.r) / 2, y: CH - 3, 'text-anchor': 'middle', class: 'aloc-axis-title' });
     xl.textContent = t('alibi.distance');
     axis.append(xl);
     parts.push(axis);
