@@ -44,20 +44,33 @@ const OWN_PHONE_TEST = ['wall-1024'];
 // circle with its legend, turned by its sliders and pair picker (and the lab's seed), also once
 // shifted (its legend's longest: two more arrows, three-digit positions); exercise 10's bias map
 // and fall-off curves (the lesson: the penalty grows with distance), side by side above its lines
-// on a phone, moved by the head picker, the length slider and the lab's heads and width.
+// on a phone, moved by the head picker, the length slider and the lab's heads and width; exercise
+// 3's two orders side by side (the lesson: the same numbers either way; no lab controls, its
+// questions fill it in).
 // `pictures`: every one whole; `states`: the URL's extras.
 const WHOLE = {
   reorder: { pictures: ['[data-main-visual] .lines-svg'], controls: ['.exercise .controls', '[data-widget="chips"] .chips', '[data-widget="chips"] .chip-bar button', '[data-widget="chips"] .target-line'], states: [''] },
   formula: { pictures: ['[data-main-visual] .lines-svg'], controls: ['.exercise .controls', '[data-widget="chips"] .chips', '[data-widget="chips"] .chip-bar button'], states: [''] },
   rope: { pictures: ['[data-main-visual] .rope-figure'], controls: ['.exercise .controls', '.rope-controls input', '.rope-controls select'], states: ['', '&m=64&n=64&k=64'] },
+  'hand-calc': { pictures: ['[data-main-visual] .hc-order[data-order="0"]', '[data-main-visual] .hc-order[data-order="1"]'], controls: [], states: [''] },
   alibi: { pictures: ['[data-main-visual] .aloc-map-panel', '[data-main-visual] .aloc-curve-panel'], controls: ['.exercise .controls', '[data-main-visual] .head-picker button', '[data-main-visual] .aloc-controls input[type="range"]'], states: [''] },
 };
 
-// Runs in the page: the boxes of the pictures and of their controls (every element each selector matches).
+// Runs in the page: the boxes of the pictures and of their controls (every element each selector matches),
+// each cut to what its scrolling ancestors show (exercise 3's drawing is in a box of its own on a phone):
+// `shown` is the part of its height on view, equal to `height` when nothing of it is cut.
 function boxesOf({ pictures, controls }) {
   const box = (e) => {
     const r = e.getBoundingClientRect();
-    return { top: Math.round(r.top), bottom: Math.round(r.bottom), height: Math.round(r.height) };
+    let top = r.top;
+    let bottom = r.bottom;
+    for (let a = e.parentElement; a; a = a.parentElement) {
+      if (getComputedStyle(a).overflowY === 'visible') continue;
+      const c = a.getBoundingClientRect();
+      top = Math.max(top, c.top);
+      bottom = Math.min(bottom, c.bottom);
+    }
+    return { top: Math.round(r.top), bottom: Math.round(r.bottom), height: Math.round(r.height), shown: Math.round(Math.max(0, bottom - top)) };
   };
   return {
     pictures: pictures.map((sel) => {
@@ -146,10 +159,11 @@ for (const lang of ['ja', 'en']) {
         for (const { sel, box } of b.pictures) {
           assert.ok(box && box.height > 200, `${at}: no picture (${sel})`);
           assert.ok(box.top >= 0 && box.bottom <= 844, `${at}: the picture ${sel} at ${box.top}–${box.bottom}px is not whole on the first screen (844)`);
+          assert.ok(box.shown >= box.height - 1, `${at}: only ${box.shown} of the ${box.height}px of ${sel} are on view (cut by a box that scrolls)`);
         }
         for (const { sel, boxes } of b.controls) {
           assert.ok(boxes.length > 0, `${at}: no ${sel}`);
-          for (const c of boxes) assert.ok(c.height > 0 && c.top >= 0 && c.bottom <= 844, `${at}: ${sel} at ${c.top}–${c.bottom}px is not on the first screen with the picture`);
+          for (const c of boxes) assert.ok(c.height > 0 && c.top >= 0 && c.bottom <= 844 && c.shown >= c.height - 1, `${at}: ${sel} at ${c.top}–${c.bottom}px (${c.shown}px on view) is not on the first screen with the picture`);
         }
       }
     }
