@@ -410,3 +410,42 @@ test('exercise 10: the lines are softmax(−m·distance); a query lit by hover o
   assert.deepEqual(problems.console, []);
   await context.close();
 });
+
+// Exercise 10's pictures (the lines, the bias map, the curves) are drawn scaled to their columns, and
+// the lines of a long sequence shrink to fit their height: every label, as drawn, is at least 12 px
+// (its font size times the drawing's scale; its glyph box no lower), at 1280×800 and 390×844, ja and
+// en, at the default length 16, at 20 (the last length of the wider rows) and at 32 (the longest).
+function aLocLabels() {
+  return [...document.querySelectorAll('.w-alibi-locality svg text')]
+    .filter((t) => t.getBoundingClientRect().height > 0)
+    .map((t) => {
+      const m = t.getScreenCTM();
+      return { svg: t.closest('svg').getAttribute('class'), text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b), box: t.getBoundingClientRect().height };
+    });
+}
+for (const [width, height] of [[1280, 800], [390, 844]]) {
+  test(`exercise 10 at ${width}×${height}: every label of its pictures is at least 12 px as drawn (lengths 16, 20, 32; ja and en)`, { timeout: 300000 }, async () => {
+    const { page, context, problems } = await openPage(lab, 'http', { viewport: { width, height } });
+    for (const lang of ['ja', 'en']) {
+      await gotoReady(page, urlFor(lab, 'http', { ex: 'alibi', lang }));
+      for (const L of [16, 20, 32]) {
+        if (L !== 16) {
+          await page.locator('.w-alibi-locality input[type="range"]').evaluate((el, v) => {
+            el.value = String(v);
+            el.dispatchEvent(new Event('input', { bubbles: true }));
+          }, L);
+          await page.waitForFunction((n) => document.querySelectorAll('.w-alibi-locality .aloc-q').length === n, L);
+        }
+        await settled(page);
+        const labels = await page.evaluate(aLocLabels);
+        // Not vacuous: the three drawings' labels are all there (a query and a key label at least per other row, the axes).
+        for (const svg of ['aloc-lines', 'aloc-map', 'aloc-curves']) assert.ok(labels.filter((l) => l.svg === svg).length >= 4, `${lang} L=${L}: ${svg} has no labels`);
+        assert.ok(labels.filter((l) => l.svg === 'aloc-lines').length >= L, `${lang} L=${L}: the lines' labels`);
+        const small = labels.filter((l) => l.px < 12 || l.box < 12).map((l) => `${l.svg} "${l.text}" ${l.px.toFixed(1)} px (box ${l.box.toFixed(1)})`);
+        assert.deepEqual([...new Set(small)], [], `${lang} L=${L}: labels under 12 px`);
+      }
+    }
+    assert.deepEqual(problems.console, []);
+    await context.close();
+  });
+}

@@ -71,6 +71,18 @@ export function mount(el, block, ctx) {
   // their drawings are drawn about as large as they show, so that their labels read at ≥ 12 px.
   const onPhone = () => typeof matchMedia === 'function' && matchMedia('(max-width: 40rem)').matches;
   let mapSize = 200;
+  // Labels at least 12 px as drawn, whatever a drawing's scale: the CSS sizes them (style.css), and a
+  // drawing shrunk below that (the lines of a long sequence fit 22rem of height, a narrow column)
+  // gets a floor, --aloc-min-label, of 12.5 px over its scale.
+  const fitLabels = () => {
+    for (const svg of [linesSvg, mapSvg, curveSvg]) {
+      const m = svg.getScreenCTM?.();
+      const k = m ? Math.hypot(m.a, m.b) : 0;
+      const floor = k > 0 ? `${(12.5 / k).toFixed(2)}px` : '';
+      if (k > 0 && svg.style.getPropertyValue('--aloc-min-label') !== floor) svg.style.setProperty('--aloc-min-label', floor);
+    }
+  };
+  if (typeof ResizeObserver === 'function') new ResizeObserver(fitLabels).observe(figure);
   const queryNow = () => (w.state.query ?? data.L - 1);
 
   const setQuery = (q) => {
@@ -120,23 +132,26 @@ export function mount(el, block, ctx) {
       }
     const labels = s('g', { class: 'aloc-labels' });
     const every = L > 20 ? 2 : 1;
+    // Every other row named in a long sequence, and the last; not the one just before the last (they would touch).
+    const named = (p) => p === L - 1 || (p % every === 0 && !(every > 1 && !phone && p === L - 2));
     for (let p = 0; p < L; p++) {
       const g = s('g', { class: 'aloc-q', tabindex: '0', role: 'button', 'data-query': p, 'aria-label': t('aloc.query_aria', { p: p + 1 }) });
       g.append(s('rect', { x: 0, y: y(p) - ROW / 2, width: X0, height: ROW, fill: 'transparent' }));
       const text = s('text', { x: X0 - 4, y: y(p), 'text-anchor': 'end', 'dominant-baseline': 'middle' });
-      text.textContent = p % every === 0 || p === L - 1 ? String(p + 1) : '·';
+      text.textContent = named(p) ? String(p + 1) : '·';
       g.append(text);
       g.addEventListener('mouseenter', () => setQuery(p));
       g.addEventListener('focus', () => setQuery(p));
       labels.append(g);
-      if (p % every === 0 || p === L - 1) {
+      if (named(p)) {
         const kt = s('text', { x: X1 + 4, y: y(p), 'dominant-baseline': 'middle', class: 'aloc-k', 'aria-hidden': 'true' });
         kt.textContent = String(p + 1);
         labels.append(kt);
       }
     }
     const heading = s('g', { class: 'aloc-heading', 'aria-hidden': 'true' });
-    const hq = s('text', { x: X0 - 4, y: 12, 'text-anchor': 'end' });
+    // (from the left edge: a word wider than the labels' column must not run off the drawing)
+    const hq = s('text', { x: 0, y: 12 });
     hq.textContent = t('lines.queries');
     const hk = s('text', { x: X1 + 4, y: 12 });
     hk.textContent = t('lines.keys');
@@ -232,6 +247,7 @@ export function mount(el, block, ctx) {
       parts.push(s('path', { d: dpath, fill: 'none', stroke: HEAD_COLOURS[hd % 8], 'stroke-dasharray': HEAD_DASHES[hd % 8] || undefined, 'stroke-width': hd === w.state.head ? 3 : 1.4, opacity: hd === w.state.head ? 1 : 0.55, class: 'aloc-curve', 'data-head': hd }));
     }
     curveSvg.replaceChildren(...parts);
+    fitLabels();
     el.querySelector('.aloc-curve-caption').textContent = t('aloc.curves_caption', { q: q + 1 });
     const first = curves[w.state.head];
     const text = t('aloc.readout', { q: q + 1, h: w.state.head + 1, w0: fmt(first[0]), w1: fmt(first[1] ?? 0) });
