@@ -164,3 +164,61 @@ test('RoPE: a position from the URL outside the sliders is ignored, not drawn', 
   assert.deepEqual(problems.console, []);
   await context.close();
 });
+
+// The angle's value (the label by the arc) covers no line of the drawing: not the arrows (their
+// heads too), not the dotted arrows of position 0, not the arcs, the axes or the circle. Each
+// line's centre is sampled (getPointAtLength, every half unit) into screen space, and no point
+// may fall in the label's box grown by that line's half width; an arrowhead's triangle is sampled
+// as the marker draws it (13 units long, tip 2.6 past the line's end, 6.5 either side). At 1280×800
+// and 390×844, in states where the arrows crowd the label's usual place.
+const LABEL_STATES = ['', '&m=64&n=64&k=64', '&m=0&n=0', '&m=5&n=1&pair=2', '&m=10&n=3&k=20', '&m=1&n=0', '&m=40&n=7&k=5&pair=1', '&m=2&n=2&k=33&pair=3'];
+function labelHits() {
+  const fig = document.querySelector('.w-rope .rope-drawing');
+  const label = fig.querySelector('.rope-angle-label');
+  const r = label.getBoundingClientRect();
+  const hits = [];
+  let points = 0;
+  const shown = (e) => e.getBoundingClientRect().width + e.getBoundingClientRect().height > 0 && getComputedStyle(e.parentElement).display !== 'none';
+  for (const e of fig.querySelectorAll('.rope-arrow, .rope-angle, .rope-axis, .rope-circle')) {
+    if (!shown(e) || (e.tagName === 'path' && !e.getAttribute('d'))) continue;
+    const m = e.getScreenCTM();
+    const k = Math.hypot(m.a, m.b);
+    const grow = (parseFloat(getComputedStyle(e).strokeWidth) / 2) * k;
+    const inside = (p, pad) => p.x > r.left - pad && p.x < r.right + pad && p.y > r.top - pad && p.y < r.bottom + pad;
+    const at = (x, y) => new DOMPoint(x, y).matrixTransform(m);
+    const what = `${e.getAttribute('class')}${e.dataset.role ? ` (${e.dataset.role})` : ''}`;
+    const len = e.getTotalLength();
+    for (let s = 0; s <= len; s += 0.5) {
+      const p = e.getPointAtLength(s).matrixTransform(m);
+      points++;
+      if (inside(p, grow)) hits.push(`${what} at ${s.toFixed(1)} of ${len.toFixed(1)}`);
+    }
+    if (e.getAttribute('marker-end')) {
+      const x2 = Number(e.getAttribute('x2'));
+      for (let u = -10.4; u <= 2.6; u += 0.5)
+        for (let v = -6.5; v <= 6.5; v += 0.5) {
+          if (Math.abs(v) > (6.5 * (2.6 - u)) / 13) continue;
+          points++;
+          if (inside(at(x2 + u, v), 0)) hits.push(`${what}'s head`);
+        }
+    }
+  }
+  return { label: label.textContent, box: [r.left, r.top, r.width, r.height].map(Math.round), points, hits: [...new Set(hits)] };
+}
+for (const [width, height, lang] of [[1280, 800, 'ja'], [390, 844, 'en']]) {
+  test(`RoPE at ${width}×${height}: the angle's value covers no arrow, dotted arrow, arc, axis or the circle`, { timeout: 180000 }, async () => {
+    const { page, context, problems } = await openPage(lab, 'http', { viewport: { width, height } });
+    for (const extra of LABEL_STATES) {
+      await gotoReady(page, urlFor(lab, 'http', { ex: 'rope', lang, extra }));
+      await page.waitForSelector('.w-rope .rope-arrow[data-role="q"]');
+      // Drawn: every arrow's turn has ended.
+      await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+      const got = await page.evaluate(labelHits);
+      assert.match(got.label, /^-?\d+\.\d°$/, `${extra}: the label says ${got.label}`);
+      assert.ok(got.box[2] > 20 && got.box[3] > 8 && got.points > 500, `${extra}: ${JSON.stringify(got)}`);
+      assert.deepEqual(got.hits, [], `${extra}: the label ${got.label} at ${got.box} covers`);
+    }
+    assert.deepEqual(problems.console, []);
+    await context.close();
+  });
+}

@@ -42,21 +42,43 @@ const OWN_PHONE_TEST = ['wall-1024'];
 // lines, the same widgets under a longer title and summary, moved by the same controls (no goal
 // there: the chips are moved freely, the difference grid says what changed); exercise 8's
 // circle with its legend, turned by its sliders and pair picker (and the lab's seed), also once
-// shifted (its legend's longest: two more arrows, three-digit positions). `states`: the URL's extras.
+// shifted (its legend's longest: two more arrows, three-digit positions); exercise 10's bias map
+// and fall-off curves (the lesson: the penalty grows with distance), side by side above its lines
+// on a phone, moved by the head picker, the length slider and the lab's heads and width; exercise
+// 3's two orders side by side (the lesson: the same numbers either way; no lab controls, its
+// questions fill it in).
+// `pictures`: every one whole; `states`: the URL's extras.
 const WHOLE = {
-  reorder: { picture: '[data-main-visual] .lines-svg', controls: ['.exercise .controls', '[data-widget="chips"] .chips', '[data-widget="chips"] .chip-bar button', '[data-widget="chips"] .target-line'], states: [''] },
-  formula: { picture: '[data-main-visual] .lines-svg', controls: ['.exercise .controls', '[data-widget="chips"] .chips', '[data-widget="chips"] .chip-bar button'], states: [''] },
-  rope: { picture: '[data-main-visual] .rope-figure', controls: ['.exercise .controls', '.rope-controls input', '.rope-controls select'], states: ['', '&m=64&n=64&k=64'] },
+  reorder: { pictures: ['[data-main-visual] .lines-svg'], controls: ['.exercise .controls', '[data-widget="chips"] .chips', '[data-widget="chips"] .chip-bar button', '[data-widget="chips"] .target-line'], states: [''] },
+  formula: { pictures: ['[data-main-visual] .lines-svg'], controls: ['.exercise .controls', '[data-widget="chips"] .chips', '[data-widget="chips"] .chip-bar button'], states: [''] },
+  rope: { pictures: ['[data-main-visual] .rope-figure'], controls: ['.exercise .controls', '.rope-controls input', '.rope-controls select'], states: ['', '&m=64&n=64&k=64'] },
+  'hand-calc': { pictures: ['[data-main-visual] .hc-order[data-order="0"]', '[data-main-visual] .hc-order[data-order="1"]'], controls: [], states: [''] },
+  alibi: { pictures: ['[data-main-visual] .aloc-map-panel', '[data-main-visual] .aloc-curve-panel'], controls: ['.exercise .controls', '[data-main-visual] .head-picker button', '[data-main-visual] .aloc-controls input[type="range"]'], states: [''] },
 };
 
-// Runs in the page: the boxes of a picture and of its controls (every element each selector matches).
-function boxesOf({ picture, controls }) {
+// Runs in the page: the boxes of the pictures and of their controls (every element each selector matches),
+// each cut to what its scrolling ancestors show (exercise 3's drawing is in a box of its own on a phone):
+// `shown` is the part of its height on view, equal to `height` when nothing of it is cut.
+function boxesOf({ pictures, controls }) {
   const box = (e) => {
     const r = e.getBoundingClientRect();
-    return { top: Math.round(r.top), bottom: Math.round(r.bottom), height: Math.round(r.height) };
+    let top = r.top;
+    let bottom = r.bottom;
+    for (let a = e.parentElement; a; a = a.parentElement) {
+      if (getComputedStyle(a).overflowY === 'visible') continue;
+      const c = a.getBoundingClientRect();
+      top = Math.max(top, c.top);
+      bottom = Math.min(bottom, c.bottom);
+    }
+    return { top: Math.round(r.top), bottom: Math.round(r.bottom), height: Math.round(r.height), shown: Math.round(Math.max(0, bottom - top)) };
   };
-  const pic = document.querySelector(picture);
-  return { picture: pic && box(pic), controls: controls.map((sel) => ({ sel, boxes: [...document.querySelectorAll(sel)].map(box) })) };
+  return {
+    pictures: pictures.map((sel) => {
+      const pic = document.querySelector(sel);
+      return { sel, box: pic && box(pic) };
+    }),
+    controls: controls.map((sel) => ({ sel, boxes: [...document.querySelectorAll(sel)].map(box) })),
+  };
 }
 
 let lab;
@@ -134,11 +156,14 @@ for (const lang of ['ja', 'en']) {
         }
         const b = await page.evaluate(boxesOf, whole);
         const at = `${ex.id}${extra}`;
-        assert.ok(b.picture && b.picture.height > 200, `${at}: no picture (${whole.picture})`);
-        assert.ok(b.picture.top >= 0 && b.picture.bottom <= 844, `${at}: the picture at ${b.picture.top}–${b.picture.bottom}px is not whole on the first screen (844)`);
+        for (const { sel, box } of b.pictures) {
+          assert.ok(box && box.height > 200, `${at}: no picture (${sel})`);
+          assert.ok(box.top >= 0 && box.bottom <= 844, `${at}: the picture ${sel} at ${box.top}–${box.bottom}px is not whole on the first screen (844)`);
+          assert.ok(box.shown >= box.height - 1, `${at}: only ${box.shown} of the ${box.height}px of ${sel} are on view (cut by a box that scrolls)`);
+        }
         for (const { sel, boxes } of b.controls) {
           assert.ok(boxes.length > 0, `${at}: no ${sel}`);
-          for (const c of boxes) assert.ok(c.height > 0 && c.top >= 0 && c.bottom <= 844, `${at}: ${sel} at ${c.top}–${c.bottom}px is not on the first screen with the picture`);
+          for (const c of boxes) assert.ok(c.height > 0 && c.top >= 0 && c.bottom <= 844 && c.shown >= c.height - 1, `${at}: ${sel} at ${c.top}–${c.bottom}px (${c.shown}px on view) is not on the first screen with the picture`);
         }
       }
     }
@@ -385,3 +410,42 @@ test('exercise 10: the lines are softmax(−m·distance); a query lit by hover o
   assert.deepEqual(problems.console, []);
   await context.close();
 });
+
+// Exercise 10's pictures (the lines, the bias map, the curves) are drawn scaled to their columns, and
+// the lines of a long sequence shrink to fit their height: every label, as drawn, is at least 12 px
+// (its font size times the drawing's scale; its glyph box no lower), at 1280×800 and 390×844, ja and
+// en, at the default length 16, at 20 (the last length of the wider rows) and at 32 (the longest).
+function aLocLabels() {
+  return [...document.querySelectorAll('.w-alibi-locality svg text')]
+    .filter((t) => t.getBoundingClientRect().height > 0)
+    .map((t) => {
+      const m = t.getScreenCTM();
+      return { svg: t.closest('svg').getAttribute('class'), text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b), box: t.getBoundingClientRect().height };
+    });
+}
+for (const [width, height] of [[1280, 800], [390, 844]]) {
+  test(`exercise 10 at ${width}×${height}: every label of its pictures is at least 12 px as drawn (lengths 16, 20, 32; ja and en)`, { timeout: 300000 }, async () => {
+    const { page, context, problems } = await openPage(lab, 'http', { viewport: { width, height } });
+    for (const lang of ['ja', 'en']) {
+      await gotoReady(page, urlFor(lab, 'http', { ex: 'alibi', lang }));
+      for (const L of [16, 20, 32]) {
+        if (L !== 16) {
+          await page.locator('.w-alibi-locality input[type="range"]').evaluate((el, v) => {
+            el.value = String(v);
+            el.dispatchEvent(new Event('input', { bubbles: true }));
+          }, L);
+          await page.waitForFunction((n) => document.querySelectorAll('.w-alibi-locality .aloc-q').length === n, L);
+        }
+        await settled(page);
+        const labels = await page.evaluate(aLocLabels);
+        // Not vacuous: the three drawings' labels are all there (a query and a key label at least per other row, the axes).
+        for (const svg of ['aloc-lines', 'aloc-map', 'aloc-curves']) assert.ok(labels.filter((l) => l.svg === svg).length >= 4, `${lang} L=${L}: ${svg} has no labels`);
+        assert.ok(labels.filter((l) => l.svg === 'aloc-lines').length >= L, `${lang} L=${L}: the lines' labels`);
+        const small = labels.filter((l) => l.px < 12 || l.box < 12).map((l) => `${l.svg} "${l.text}" ${l.px.toFixed(1)} px (box ${l.box.toFixed(1)})`);
+        assert.deepEqual([...new Set(small)], [], `${lang} L=${L}: labels under 12 px`);
+      }
+    }
+    assert.deepEqual(problems.console, []);
+    await context.close();
+  });
+}

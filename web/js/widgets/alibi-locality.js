@@ -54,8 +54,8 @@ export function mount(el, block, ctx) {
   const mapSvg = s('svg', { class: 'aloc-map', role: 'img' });
   const curveSvg = s('svg', { class: 'aloc-curves', role: 'img' });
   figure.append(
-    h('figure', { class: 'aloc-panel' }, h('figcaption', {}, t('aloc.lines_caption')), linesSvg),
-    h('figure', { class: 'aloc-panel' }, h('figcaption', {}, t('aloc.map_caption')), mapSvg, h('div', { class: 'hm-legend', 'aria-hidden': 'true' }, h('span', {}, t('aloc.legend_far')), h('span', { class: 'hm-legend-bar' }), h('span', {}, '0'))),
+    h('figure', { class: 'aloc-panel aloc-lines-panel' }, h('figcaption', {}, t('aloc.lines_caption')), linesSvg),
+    h('figure', { class: 'aloc-panel aloc-map-panel' }, h('figcaption', {}, t('aloc.map_caption')), mapSvg, h('div', { class: 'hm-legend', 'aria-hidden': 'true' }, h('span', {}, t('aloc.legend_far')), h('span', { class: 'hm-legend-bar' }), h('span', {}, '0'))),
     h('figure', { class: 'aloc-panel aloc-curve-panel' }, h('figcaption', { class: 'aloc-curve-caption' }), curveSvg),
   );
 
@@ -67,6 +67,22 @@ export function mount(el, block, ctx) {
     if (!linesSvg.contains(e.relatedTarget)) setQuery(null);
   });
   const weight = (hd, q, k) => data.att[(hd * data.L + q) * data.L + k];
+  // On a phone the bias map and the curves share a row above the lines (each about 170 px wide):
+  // their drawings are drawn about as large as they show, so that their labels read at ≥ 12 px.
+  const onPhone = () => typeof matchMedia === 'function' && matchMedia('(max-width: 40rem)').matches;
+  let mapSize = 200;
+  // Labels at least 12 px as drawn, whatever a drawing's scale: the CSS sizes them (style.css), and a
+  // drawing shrunk below that (the lines of a long sequence fit 22rem of height, a narrow column)
+  // gets a floor, --aloc-min-label, of 12.5 px over its scale.
+  const fitLabels = () => {
+    for (const svg of [linesSvg, mapSvg, curveSvg]) {
+      const m = svg.getScreenCTM?.();
+      const k = m ? Math.hypot(m.a, m.b) : 0;
+      const floor = k > 0 ? `${(12.5 / k).toFixed(2)}px` : '';
+      if (k > 0 && svg.style.getPropertyValue('--aloc-min-label') !== floor) svg.style.setProperty('--aloc-min-label', floor);
+    }
+  };
+  if (typeof ResizeObserver === 'function') new ResizeObserver(fitLabels).observe(figure);
   const queryNow = () => (w.state.query ?? data.L - 1);
 
   const setQuery = (q) => {
@@ -98,7 +114,7 @@ export function mount(el, block, ctx) {
     // On a phone the drawing is as wide as the screen (about 1.35× its
     // viewBox): 34 units a row keeps each query a 44 px touch target, as the
     // attention lines' rows are.
-    const phone = typeof matchMedia === 'function' && matchMedia('(max-width: 40rem)').matches;
+    const phone = onPhone();
     const ROW = phone ? 34 : L > 20 ? 14 : 18;
     const top = 22;
     const LW = 260;
@@ -116,23 +132,26 @@ export function mount(el, block, ctx) {
       }
     const labels = s('g', { class: 'aloc-labels' });
     const every = L > 20 ? 2 : 1;
+    // Every other row named in a long sequence, and the last; not the one just before the last (they would touch).
+    const named = (p) => p === L - 1 || (p % every === 0 && !(every > 1 && !phone && p === L - 2));
     for (let p = 0; p < L; p++) {
       const g = s('g', { class: 'aloc-q', tabindex: '0', role: 'button', 'data-query': p, 'aria-label': t('aloc.query_aria', { p: p + 1 }) });
       g.append(s('rect', { x: 0, y: y(p) - ROW / 2, width: X0, height: ROW, fill: 'transparent' }));
       const text = s('text', { x: X0 - 4, y: y(p), 'text-anchor': 'end', 'dominant-baseline': 'middle' });
-      text.textContent = p % every === 0 || p === L - 1 ? String(p + 1) : '·';
+      text.textContent = named(p) ? String(p + 1) : '·';
       g.append(text);
       g.addEventListener('mouseenter', () => setQuery(p));
       g.addEventListener('focus', () => setQuery(p));
       labels.append(g);
-      if (p % every === 0 || p === L - 1) {
+      if (named(p)) {
         const kt = s('text', { x: X1 + 4, y: y(p), 'dominant-baseline': 'middle', class: 'aloc-k', 'aria-hidden': 'true' });
         kt.textContent = String(p + 1);
         labels.append(kt);
       }
     }
     const heading = s('g', { class: 'aloc-heading', 'aria-hidden': 'true' });
-    const hq = s('text', { x: X0 - 4, y: 12, 'text-anchor': 'end' });
+    // (from the left edge: a word wider than the labels' column must not run off the drawing)
+    const hq = s('text', { x: 0, y: 12 });
     hq.textContent = t('lines.queries');
     const hk = s('text', { x: X1 + 4, y: 12 });
     hk.textContent = t('lines.keys');
@@ -140,8 +159,9 @@ export function mount(el, block, ctx) {
     linesSvg.replaceChildren(lines, labels, heading);
 
     // The bias map of the head, one colour scale for every head (the steepest head's far corner to 0).
-    const C = 200 / L;
-    mapSvg.setAttribute('viewBox', `-26 -4 ${200 + 30} ${200 + 24}`);
+    const S = (mapSize = phone ? 142 : 200);
+    const C = S / L;
+    mapSvg.setAttribute('viewBox', phone ? `-24 -4 ${S + 28} ${S + 24}` : `-26 -4 ${S + 30} ${S + 24}`);
     mapSvg.setAttribute('aria-label', t('aloc.map_aria', { L, h: hd + 1 }));
     const cells = s('g');
     for (let q = 0; q < L; q++) {
@@ -153,12 +173,12 @@ export function mount(el, block, ctx) {
       }
       cells.append(row);
     }
-    const frame = s('rect', { class: 'aloc-frame', x: 0, y: 0, width: 200, height: C, fill: 'none' });
+    const frame = s('rect', { class: 'aloc-frame', x: 0, y: 0, width: S, height: C, fill: 'none' });
     const axis = s('g', { class: 'aloc-axis', 'aria-hidden': 'true' });
     for (const p of [0, L - 1]) {
       const a = s('text', { x: -4, y: p * C + C / 2, 'text-anchor': 'end', 'dominant-baseline': 'middle' });
       a.textContent = String(p + 1);
-      const b = s('text', { x: p * C + C / 2, y: 200 + 14, 'text-anchor': 'middle' });
+      const b = s('text', { x: p * C + C / 2, y: S + (phone ? 15 : 14), 'text-anchor': 'middle' });
       b.textContent = String(p + 1);
       axis.append(a, b);
     }
@@ -186,12 +206,13 @@ export function mount(el, block, ctx) {
     linesSvg.classList.toggle('focused', pointed);
     for (const p of linesSvg.querySelectorAll('.aloc-line')) p.classList.toggle('lit', pointed && Number(p.dataset.query) === q);
     for (const g of linesSvg.querySelectorAll('.aloc-q')) g.classList.toggle('hl', Number(g.dataset.query) === q);
-    const C = 200 / L;
+    const C = mapSize / L;
     mapSvg.querySelector('.aloc-frame')?.setAttribute('y', String(q * C));
     // Curves: the query's weight on the key d tokens back, every head.
-    const CW = 260;
-    const CH = 200;
-    const pad = { l: 38, r: 10, t: 8, b: 36 };
+    const phone = onPhone();
+    const CW = phone ? 172 : 260;
+    const CH = phone ? 168 : 200;
+    const pad = phone ? { l: 36, r: 8, t: 8, b: 36 } : { l: 38, r: 10, t: 8, b: 36 };
     const xMax = Math.max(1, L - 1);
     // The y axis up to the largest weight of this query (rounded up to a tenth), so that a long row's small weights still read.
     let top = 0;
@@ -214,7 +235,7 @@ export function mount(el, block, ctx) {
       tx.textContent = String(d);
       axis.append(tx);
     }
-    const xl = s('text', { x: (pad.l + CW - pad.r) / 2, y: CH - 3, 'text-anchor': 'middle', class: 'aloc-axis-title' });
+    const xl = s('text', { x: phone ? CW / 2 : (pad.l + CW - pad.r) / 2, y: CH - 3, 'text-anchor': 'middle', class: 'aloc-axis-title' });
     xl.textContent = t('alibi.distance');
     axis.append(xl);
     parts.push(axis);
@@ -226,6 +247,7 @@ export function mount(el, block, ctx) {
       parts.push(s('path', { d: dpath, fill: 'none', stroke: HEAD_COLOURS[hd % 8], 'stroke-dasharray': HEAD_DASHES[hd % 8] || undefined, 'stroke-width': hd === w.state.head ? 3 : 1.4, opacity: hd === w.state.head ? 1 : 0.55, class: 'aloc-curve', 'data-head': hd }));
     }
     curveSvg.replaceChildren(...parts);
+    fitLabels();
     el.querySelector('.aloc-curve-caption').textContent = t('aloc.curves_caption', { q: q + 1 });
     const first = curves[w.state.head];
     const text = t('aloc.readout', { q: q + 1, h: w.state.head + 1, w0: fmt(first[0]), w1: fmt(first[1] ?? 0) });

@@ -136,9 +136,10 @@ export function mount(el, block, ctx) {
     paint();
     if (how === 'focus' && id) showStep(id);
   };
-  // On a phone the drawing stays at the top of the screen in a short box of its own (sticky,
-  // style.css) while the questions below it are answered: the step a question asks about is
-  // scrolled into that box when the question's field takes the focus.
+  // On a phone the drawing stays at the top of the screen in a box of its own (sticky, at most
+  // half the screen, style.css) while the questions below it are answered: the step a question
+  // asks about is scrolled into that box when the question's field takes the focus, if it is not
+  // whole in it already.
   const showStep = (id) => {
     const box = el.closest('.lab-stage-visual');
     const step = el.querySelector('.hc-step.linked');
@@ -146,7 +147,11 @@ export function mount(el, block, ctx) {
     // The order's title sticks at the box's top (which order the numbers are of): the step goes right under it.
     const head = step.closest('.hc-order')?.querySelector('h3');
     const above = head ? head.getBoundingClientRect().height : 0;
-    box.scrollTop += step.getBoundingClientRect().top - box.getBoundingClientRect().top - above - 4;
+    // A step already whole in the box stays where it is (on a phone both orders fit in it: the box keeps them).
+    const r = step.getBoundingClientRect();
+    const b = box.getBoundingClientRect();
+    if (r.top >= b.top + above && r.bottom <= b.bottom) return;
+    box.scrollTop += r.top - b.top - above - 4;
   };
   // (The stage of this exercise is the one that sticks: its drawing is what the questions ask about.)
   queueMicrotask(() => el.closest('.lab-stage')?.classList.add('sticky-visual'));

@@ -42,6 +42,74 @@ function arcPath(a0, a1, r) {
   return `M ${r * Math.cos(a0)} ${-r * Math.sin(a0)} A ${r} ${r} 0 0 ${sweep >= 0 ? 0 : 1} ${r * Math.cos(e)} ${-r * Math.sin(e)}`;
 }
 
+// Where the angle's value goes (viewBox units): a box of w × h around (x, y) that
+// covers none of the drawing's strokes (`strokes`: segments [x0, y0, x1, y1, half
+// width]) by 1.5 units, the nearest such to the arc's middle just outside it (radius
+// 50), looked for on rings around the hub (every 4 units, every 2.5°); failing that
+// (never seen), the one that covers least.
+function placeLabel(strokes, mid, w, h) {
+  // The distance from a point to a segment, and from a segment to the box (0 when they meet).
+  const toSegment = (px, py, x0, y0, x1, y1) => {
+    const dx = x1 - x0;
+    const dy = y1 - y0;
+    const u = Math.max(0, Math.min(1, ((px - x0) * dx + (py - y0) * dy) / (dx * dx + dy * dy || 1)));
+    return Math.hypot(px - x0 - u * dx, py - y0 - u * dy);
+  };
+  const crosses = (x0, y0, x1, y1, l, t, r, b) => {
+    // Liang–Barsky: does the segment meet the box [l, r] × [t, b]?
+    let u0 = 0;
+    let u1 = 1;
+    const dx = x1 - x0;
+    const dy = y1 - y0;
+    for (const [p, q] of [[-dx, x0 - l], [dx, r - x0], [-dy, y0 - t], [dy, b - y0]]) {
+      if (p === 0) {
+        if (q < 0) return false;
+      } else {
+        const u = q / p;
+        if (p < 0) u0 = Math.max(u0, u);
+        else u1 = Math.min(u1, u);
+        if (u0 > u1) return false;
+      }
+    }
+    return true;
+  };
+  const clear = (x, y) => {
+    const [l, t, r, b] = [x - w / 2, y - h / 2, x + w / 2, y + h / 2];
+    let worst = Infinity;
+    for (const [x0, y0, x1, y1, half] of strokes) {
+      let d = 0;
+      if (!crosses(x0, y0, x1, y1, l, t, r, b)) {
+        d = Math.min(toSegment(l, t, x0, y0, x1, y1), toSegment(r, t, x0, y0, x1, y1), toSegment(l, b, x0, y0, x1, y1), toSegment(r, b, x0, y0, x1, y1));
+        for (const [ex, ey] of [[x0, y0], [x1, y1]]) d = Math.min(d, Math.hypot(Math.max(l - ex, 0, ex - r), Math.max(t - ey, 0, ey - b)));
+      }
+      worst = Math.min(worst, d - half);
+      if (worst < 1.5) break;
+    }
+    return worst;
+  };
+  // The places nearest the arc's middle first: the first clear one is taken.
+  const want = { x: 50 * Math.cos(mid), y: -50 * Math.sin(mid) };
+  const places = [];
+  for (let r = 22; r <= 80; r += 4) {
+    for (let j = 0; j < 144; j++) {
+      const a = (j / 144) * 2 * Math.PI;
+      const x = r * Math.cos(a);
+      const y = -r * Math.sin(a);
+      // Inside the circle, the box's corners too.
+      if (Math.hypot(Math.abs(x) + w / 2, Math.abs(y) + h / 2) > R - 3) continue;
+      places.push({ x, y, far: Math.hypot(x - want.x, y - want.y) });
+    }
+  }
+  places.sort((p, q) => p.far - q.far);
+  let best = null;
+  for (const p of places) {
+    const c = clear(p.x, p.y);
+    if (c >= 1.5) return p;
+    if (!best || c > best.c) best = { ...p, c };
+  }
+  return best;
+}
+
 // The drawing is built once; each arrow is a line along the x axis inside a
 // group turned by CSS (rotate), so a change of m, n or s turns the arrows
 // smoothly (180 ms, none with prefers-reduced-motion), the short way round.
@@ -89,12 +157,49 @@ function makeDrawing() {
     for (const role of ['q-shifted', 'k-shifted']) arrows[role].g.style.display = shift ? '' : 'none';
     arc.setAttribute('d', arcPath(angleOf(...rk), angleOf(...rq), 34));
     arcShifted.setAttribute('d', shift ? arcPath(angleOf(...sk), angleOf(...sq), 52) : '');
-    // The angle's value on the far side of the hub from its arc.
+    // The angle's value next to its arc, clear of every arrow (the dotted ones of position 0 too),
+    // the arcs, the axes and the circle.
     const a0 = angleOf(...rk);
     const mid = a0 + Math.atan2(Math.sin(angleOf(...rq) - a0), Math.cos(angleOf(...rq) - a0)) / 2;
-    label.setAttribute('x', (22 * Math.cos(mid + Math.PI)).toFixed(2));
-    label.setAttribute('y', (-22 * Math.sin(mid + Math.PI) + 5).toFixed(2));
-    label.textContent = deg(between(angleOf(...rq), angleOf(...rk)));
+    const text = deg(between(angleOf(...rq), angleOf(...rk)));
+    const strokes = [
+      [-112, 0, 112, 0, 0.5],
+      [0, -112, 0, 112, 0.5],
+    ];
+    for (const [role, v] of Object.entries(vectors)) {
+      if (!shift && role.endsWith('-shifted')) continue;
+      const len = Math.hypot(...v) * scale;
+      const [c, sn] = [Math.cos(angleOf(...v)), -Math.sin(angleOf(...v))];
+      if (role.endsWith('0')) {
+        strokes.push([0, 0, len * c, len * sn, 1.5]); // position 0's, dotted, 2 wide
+        continue;
+      }
+      // The shaft (4 or 3 wide, round caps), and the head: 13 units long, 6.5 either side, from 10.4 before the end to 2.6 past it.
+      strokes.push([0, 0, len * c, len * sn, 2.5]);
+      strokes.push([(len - 10.4) * c, (len - 10.4) * sn, (len + 2.6) * c, (len + 2.6) * sn, 6.5]);
+    }
+    const arcStrokes = (b0, b1, r) => {
+      const sweep = Math.atan2(Math.sin(b1 - b0), Math.cos(b1 - b0));
+      for (let j = 0; j < 12; j++) {
+        const u0 = b0 + (sweep * j) / 12;
+        const u1 = b0 + (sweep * (j + 1)) / 12;
+        strokes.push([r * Math.cos(u0), -r * Math.sin(u0), r * Math.cos(u1), -r * Math.sin(u1), 1]);
+      }
+    };
+    arcStrokes(angleOf(...rk), angleOf(...rq), 34);
+    if (shift) arcStrokes(angleOf(...sk), angleOf(...sq), 52);
+    for (let j = 0; j < 36; j++) {
+      const u0 = (j / 36) * 2 * Math.PI;
+      const u1 = ((j + 1) / 36) * 2 * Math.PI;
+      strokes.push([R * Math.cos(u0), -R * Math.sin(u0), R * Math.cos(u1), -R * Math.sin(u1), 0.75]);
+    }
+    // 13 px mono: 7.8 units a character, the line 15 units high; the halo (stroke 4) a little more.
+    const box = { w: text.length * 7.8 + 3, h: 16 };
+    const at = placeLabel(strokes, mid, box.w, box.h);
+    label.setAttribute('x', at.x.toFixed(2));
+    // (the baseline: the box's middle plus a third of the font size)
+    label.setAttribute('y', (at.y + 4.5).toFixed(2));
+    label.textContent = text;
   };
   return { svg, set };
 }
