@@ -43,6 +43,14 @@ for (const [w, hgt] of sizes) {
       await p.evaluate(() => document.fonts.ready.then(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))));
       const name = `${out}/${ex}-${lang}-${w}`;
       await p.screenshot({ path: `${name}-first.png` });
+      // What the page draws only when it comes near the screen (exercise 6's
+      // heatmaps: web/js/lazy-draw.js) is drawn for the full page, as a person
+      // scrolling down would see it: each waiting block scrolled to in turn.
+      for (let n = await p.locator('[data-deferred]').count(); n > 0; n = await p.locator('[data-deferred]').count()) {
+        await p.locator('[data-deferred]').first().scrollIntoViewIfNeeded();
+        await p.waitForFunction((k) => document.querySelectorAll('[data-deferred]').length < k, n, { timeout: 60000 });
+      }
+      await p.evaluate(() => window.scrollTo(0, 0));
       await p.screenshot({ path: `${name}-full.png`, fullPage: true });
       if (process.env.SLICES) {
         const total = await p.evaluate(() => document.documentElement.scrollHeight);
