@@ -66,43 +66,32 @@ if [ $all = 1 ]; then
   slow_pid=$!
 fi
 
-# run NAME COMMAND…: one suite, timed. Its output goes to build/test-logs/ and
-# is printed whole when it ends (two suites run at once, so their lines would
-# mix), with its closing line ("== NAME: ok (N s)"); its status is kept for
-# the summary. live_run: the same, its output printed as it comes too (the
-# browser tests, which print a line per file as it ends).
+# run [--live] NAME COMMAND…: one suite, timed. Its output goes to
+# build/test-logs/ and is printed whole when it ends (two suites run at once,
+# so their lines would mix), then its closing line ("== NAME: ok (N s)"); its
+# status is kept for the summary. --live: printed as it comes too (the browser
+# tests print a line per file as it ends).
 n_suites=0
 run() {
+  local live=0
+  if [ "$1" = --live ]; then live=1; shift; fi
   local name=$1
   shift
-  local t=$SECONDS
+  local t=$SECONDS id status=ok
   n_suites=$((n_suites + 1))
-  local id
   id=$(printf '%02d' "$n_suites")
   printf '%s\n' "$name" >"$logs/$id.name"
-  if "$@" >"$logs/$id.log" 2>&1; then
-    echo ok >"$logs/$id.status"
+  if [ $live = 1 ]; then
+    echo "== $name (its lines as they come)"
+    "$@" 2>&1 | tee "$logs/$id.log" || status=FAILED
+    echo "$status" >"$logs/$id.status"
+    echo "== $name: $status ($((SECONDS - t)) s)"
   else
-    echo FAILED >"$logs/$id.status"
+    "$@" >"$logs/$id.log" 2>&1 || status=FAILED
+    echo "$status" >"$logs/$id.status"
+    { echo "== $name"; cat "$logs/$id.log"; echo "== $name: $status ($((SECONDS - t)) s)"; } >"$logs/$id.out"
+    cat "$logs/$id.out"
   fi
-  { echo "== $name"; cat "$logs/$id.log"; echo "== $name: $(cat "$logs/$id.status") ($((SECONDS - t)) s)"; } >"$logs/$id.out"
-  cat "$logs/$id.out"
-}
-live_run() {
-  local name=$1
-  shift
-  local t=$SECONDS
-  n_suites=$((n_suites + 1))
-  local id
-  id=$(printf '%02d' "$n_suites")
-  printf '%s\n' "$name" >"$logs/$id.name"
-  echo "== $name (its lines as they come)"
-  if "$@" 2>&1 | tee "$logs/$id.log"; then
-    echo ok >"$logs/$id.status"
-  else
-    echo FAILED >"$logs/$id.status"
-  fi
-  echo "== $name: $(cat "$logs/$id.status") ($((SECONDS - t)) s)"
 }
 
 # Two lanes at once: the browser tests (the longest suite; they mostly wait on
@@ -122,7 +111,7 @@ if [ -d tests/e2e ] && ls tests/e2e/*.test.mjs >/dev/null 2>&1; then
   # POSLAB_FULL_RUN (test:all only) turns on the tests marked slow.
   if [ $all = 1 ]; then export POSLAB_FULL_RUN=1; fi
   n_suites=10
-  live_run "tests/e2e (headless Chromium, $e2e_jobs files at once, slowest first: scripts/e2e.mjs)" env POSLAB_E2E_CONCURRENCY="$e2e_jobs" node scripts/e2e.mjs
+  run --live "tests/e2e (headless Chromium, $e2e_jobs files at once, slowest first: scripts/e2e.mjs)" env POSLAB_E2E_CONCURRENCY="$e2e_jobs" node scripts/e2e.mjs
 fi
 wait "$lane_pid"
 n_suites=20
@@ -141,8 +130,8 @@ if [ $all = 1 ]; then
       cmake --build build/sanitize -j"$cores" &&
       ctest --test-dir build/sanitize --output-on-failure -j"$cores"
   }
-  live_run "sanitizers: ctest with ASan + UBSan (build/sanitize)" sanitize
-  live_run "fuzz: each libFuzzer harness for ${POSLAB_FUZZ_SECONDS:-60} s (npm run fuzz: 300 s)" bash scripts/fuzz.sh "${POSLAB_FUZZ_SECONDS:-60}"
+  run --live "sanitizers: ctest with ASan + UBSan (build/sanitize)" sanitize
+  run --live "fuzz: each libFuzzer harness for ${POSLAB_FUZZ_SECONDS:-60} s (npm run fuzz: 300 s)" bash scripts/fuzz.sh "${POSLAB_FUZZ_SECONDS:-60}"
 fi
 
 echo "== total: $((SECONDS - t0)) s"
