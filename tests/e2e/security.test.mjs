@@ -37,9 +37,16 @@ after(async () => {
   rmSync(evilDir, { recursive: true, force: true });
 });
 
-// Opens a page and collects what would show that script ran: dialogs,
-// console lines saying PWNED, window.PWNED, and the frames and scripts it loaded.
-async function openExample(url) {
+// A page that collects what would show that script ran: dialogs, console
+// lines saying PWNED, window.PWNED, and the frames and scripts it loaded.
+// visit(url) loads a URL in it and returns the page's state there. The cases
+// of a test share one page, visited in turn: a refused URL loads nothing, an
+// accepted one the lab's frame (with the same learner each time),
+// window.PWNED belongs to its own document, and the lists of dialogs, PWNED
+// lines, errors and CSP violations are kept over every visit (each must stay
+// empty, so one that arrives late still fails the next case's check, or the
+// context's close()).
+async function examplePage() {
   const context = await browser.newContext();
   const violations = await watchCsp(context);
   const page = await context.newPage();
@@ -58,20 +65,28 @@ async function openExample(url) {
     if (u.startsWith(`${lab.origin}/`) || u.startsWith(`${evil.origin}/`) || u.startsWith('file:')) return route.continue();
     return route.abort();
   });
-  await page.goto(url);
-  // embed-example.js decides while the page parses (it refuses, or adds the
-  // frames and embed.js, which the load event then waits for): after load,
-  // anything they ran has run; two frames more for a negative check.
-  await page.waitForLoadState('load');
-  await nextFrames(page, 2);
-  const state = await page.evaluate(() => ({
-    pwned: window.PWNED === true,
-    frames: [...document.querySelectorAll('iframe')].map((f) => f.src),
-    scripts: [...document.querySelectorAll('script')].map((s) => s.src),
-    refused: document.getElementById('refused').hidden ? null : document.getElementById('refused').innerText,
-    refusedParam: document.body.dataset.refused ?? null,
-  }));
-  return { page, context, violations, seen, state };
+  const visit = async (url) => {
+    await page.goto(url);
+    // embed-example.js decides while the page parses (it refuses, or adds the
+    // frames and embed.js, which the load event then waits for): after load,
+    // anything they ran has run; two frames more for a negative check.
+    await page.waitForLoadState('load');
+    await nextFrames(page, 2);
+    return page.evaluate(() => ({
+      pwned: window.PWNED === true,
+      frames: [...document.querySelectorAll('iframe')].map((f) => f.src),
+      scripts: [...document.querySelectorAll('script')].map((s) => s.src),
+      refused: document.getElementById('refused').hidden ? null : document.getElementById('refused').innerText,
+      refusedParam: document.body.dataset.refused ?? null,
+    }));
+  };
+  return { page, context, violations, seen, visit };
+}
+
+// One URL in a fresh context.
+async function openExample(url) {
+  const ex = await examplePage();
+  return { ...ex, state: await ex.visit(url) };
 }
 
 const hostile = (evilOrigin) => [
@@ -89,9 +104,10 @@ const hostile = (evilOrigin) => [
 ];
 
 test('embed-example.html over http: ?lab= and ?base= naming script or another origin are refused in place; nothing loads, no script runs', { timeout: 90000 }, async () => {
+  const { context, violations, seen, visit } = await examplePage();
   for (const [param, value] of hostile(evil.origin)) {
     const url = `${lab.url}embed-example.html?${new URLSearchParams({ [param]: value, exercises: 'hand-calc' })}`;
-    const { context, violations, seen, state } = await openExample(url);
+    const state = await visit(url);
     const what = `?${param}=${value}`;
     assert.deepEqual(seen.dialogs, [], `${what}: a dialog opened`);
     assert.deepEqual(seen.pwned, [], `${what}: script ran`);
@@ -105,23 +121,24 @@ test('embed-example.html over http: ?lab= and ?base= naming script or another or
     assert.ok(state.refused.includes(`?${param}=`) && state.refused.includes(value.trim().slice(0, 20)), state.refused);
     assert.deepEqual(seen.errors, [], what);
     assert.deepEqual(violations, [], what);
-    await context.close();
   }
+  await context.close();
 });
 
 test('embed-example.html over http: same-origin paths are still taken (the lab from its folder, or named by ?lab=)', { timeout: 90000 }, async () => {
+  const { page, context, violations, seen, visit } = await examplePage();
   for (const extra of [{}, { lab: '/index.html' }, { base: '/' }, { base: lab.url }]) {
-    const { page, context, violations, seen, state } = await openExample(`${lab.url}embed-example.html?${new URLSearchParams({ ...extra, exercises: 'hand-calc', learner: 'sec' })}`);
+    const state = await visit(`${lab.url}embed-example.html?${new URLSearchParams({ ...extra, exercises: 'hand-calc', learner: 'sec' })}`);
     assert.equal(state.refused, null, JSON.stringify(extra));
     assert.equal(state.frames.length, 1);
     assert.equal(new URL(state.frames[0]).origin, lab.origin);
     assert.equal(new URL(state.frames[0]).pathname, '/index.html');
     assert.ok(state.scripts.includes(`${lab.url}embed.js`), state.scripts.join());
     await page.frames()[1].waitForSelector('[data-exercise="hand-calc"][data-ready="true"]', { timeout: 30000 });
-    assert.deepEqual(seen.errors, []);
-    await context.close();
-    assert.deepEqual(violations, []);
+    assert.deepEqual(seen.errors, [], JSON.stringify(extra));
+    assert.deepEqual(violations, [], JSON.stringify(extra));
   }
+  await context.close();
 });
 
 test('embed-example.html from file://: only relative paths inside its folder; file:///… elsewhere, ../ and http are refused', { timeout: 90000 }, async () => {
@@ -135,14 +152,17 @@ test('embed-example.html from file://: only relative paths inside its folder; fi
     ['base', '../'],
     ['base', `${evil.origin}/x/`],
   ];
+  const shared = await examplePage();
   for (const [param, value] of refused) {
-    const { context, seen, state } = await openExample(`${page0}?${new URLSearchParams({ [param]: value, exercises: 'hand-calc' })}`);
+    const state = await shared.visit(`${page0}?${new URLSearchParams({ [param]: value, exercises: 'hand-calc' })}`);
     assert.equal(state.refusedParam, param, `?${param}=${value}`);
     assert.deepEqual(state.frames, []);
-    assert.deepEqual(seen.dialogs, []);
-    assert.deepEqual(seen.pwned, []);
-    await context.close();
+    assert.deepEqual(shared.seen.dialogs, []);
+    assert.deepEqual(shared.seen.pwned, []);
+    // What the context's close() would say of this case's document (CSP violations).
+    assert.deepEqual(shared.violations, [], `?${param}=${value}`);
   }
+  await shared.context.close();
   const { context, state } = await openExample(`${page0}?${new URLSearchParams({ lab: 'index.html', exercises: 'rope' })}`);
   assert.equal(state.refused, null);
   assert.equal(state.frames.length, 1);

@@ -99,11 +99,8 @@ test('quota full inside an embedded frame (the example course page): the frame s
   const { page, context, problems } = await openPage(lab, 'http');
   await page.addInitScript(QUOTA_FULL);
   await page.goto(`${lab.bases.http}embed-example.html?exercises=hand-calc&learner=framed`);
-  let frame;
-  for (let i = 0; i < 200 && !frame; i++) {
-    frame = page.frames().find((f) => f !== page.mainFrame() && f.url().includes('exercise=hand-calc'));
-    if (!frame) await page.waitForTimeout(25);
-  }
+  // The example page adds the frame as it parses (its src names the exercise): wait for it, not a time.
+  const frame = await (await page.waitForSelector('iframe[src*="exercise=hand-calc"]', { state: 'attached', timeout: 30000 })).contentFrame();
   await frame.waitForSelector('[data-exercise="hand-calc"][data-ready="true"]', { timeout: 30000 });
   const q = frame.locator('[data-question="dots-a"]');
   await q.locator('input[data-field="0"]').fill('1');

@@ -115,9 +115,11 @@ test('http: every bad file is a message in the page\'s language, and nothing fre
     ['NaN', write('nan.safetensors', tableFile(nan, 8, 16)), 'table_not_finite', /NaN at row 2, column 3/, /2 行 3 列.*NaN/],
     ['Inf', write('inf.npy', npy('<f4', '(8, 16)', f32(inf))), 'table_not_finite', /Infinity at row 0, column 0/, /0 行 0 列.*Infinity/],
   ];
+  // One page for both languages: the language is the page's (its URL), not the browser's.
+  const { page, context, problems } = await openPage(lab, 'http');
   for (const lang of ['en', 'ja']) {
-    const { page, context, problems } = await openPage(lab, 'http');
     await gotoReady(page, urlFor(lab, 'http', { ex: 'wall-1024', lang }));
+    assert.equal(await page.getAttribute('html', 'lang'), lang);
     for (const [what, path, code, en, ja] of cases) {
       await page.locator('#wall-file').setInputFiles(path);
       await page.waitForSelector(`.wall-table[aria-busy="false"] .table-status .core-error[data-code="${code}"]`, { timeout: 60000 });
@@ -125,9 +127,9 @@ test('http: every bad file is a message in the page\'s language, and nothing fre
       assert.match(text, lang === 'en' ? en : ja, `${what} (${lang}): ${text}`);
       assert.equal(await page.evaluate(() => 1 + 1), 2); // the page answers
     }
-    assert.deepEqual(problems.console, []);
-    await context.close();
+    assert.deepEqual(problems.console, [], lang);
   }
+  await context.close();
 });
 
 test('http: a 4.3 GB model file (sparse) opens at once: only the header and the table are read', { timeout: 120000 }, async () => {
