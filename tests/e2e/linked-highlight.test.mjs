@@ -248,3 +248,36 @@ test('exercise 4, 1280×800, position information None, reordered: the strip add
   assert.deepEqual(problems.console, []);
   await context.close();
 });
+
+// The difference grid's heading in Japanese (issue 24): it says what the English
+// says (each token pair's difference) and never breaks inside a word such as 並べ替え後.
+test('exercises 1, 2 and 4 (ja), 1280×800 and 390×844: the difference grid\'s heading names the token pairs and keeps 並べ替え後 and 並べ替え前 on one line each', { timeout: 180000 }, async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const { page, context, problems } = await openPage(lab, 'http', { viewport });
+    for (const ex of ['reorder', 'formula', 'add-position']) {
+      await gotoReady(page, urlFor(lab, 'http', { ex }));
+      const { text, words } = await page.evaluate(() => {
+        const title = document.querySelector('.lines-diff-title');
+        const node = title.firstChild;
+        // The lines each word's characters are laid out on (one rectangle's top per character).
+        const linesOf = (word) => {
+          const at = node.textContent.indexOf(word);
+          const tops = new Set();
+          for (let i = at; i < at + word.length; i++) {
+            const r = document.createRange();
+            r.setStart(node, i);
+            r.setEnd(node, i + 1);
+            tops.add(Math.round(r.getBoundingClientRect().top));
+          }
+          return tops.size;
+        };
+        return { text: title.textContent, words: Object.fromEntries(['並べ替え後', '並べ替え前', 'トークン対ごと'].map((w) => [w, linesOf(w)])) };
+      });
+      assert.match(text, /^トークン対ごとの重みの差/, `${ex}: ${text}`);
+      assert.doesNotMatch(text, /同じトークンどうし/);
+      assert.deepEqual(words, { 並べ替え後: 1, 並べ替え前: 1, トークン対ごと: 1 }, `${ex} at ${viewport.width}: ${text}`);
+    }
+    assert.deepEqual(problems.console, []);
+    await context.close();
+  }
+});
