@@ -165,6 +165,11 @@ const stripState = (page) =>
       strip: box(strip),
       grid: box(document.querySelector('.w-attention-lines .diff-grid')),
       scheme: strip.dataset.scheme,
+      // The heading's size as drawn: its font size times the drawing's scale.
+      headingPx: (() => {
+        const svg = strip.ownerSVGElement;
+        return parseFloat(getComputedStyle(strip.querySelector('.pe-strip-heading')).fontSize) * (svg.getBoundingClientRect().width / svg.viewBox.baseVal.width);
+      })(),
       rows: rows.map((g) => ({ pos: g.dataset.hlPos, box: box(g), values: [...g.querySelectorAll('.pe-cell')].map((r) => Number(r.dataset.value)) })),
       labels: labels.map((g) => ({ pos: g.dataset.hlPos, box: box(g.querySelector('text')) })),
       litRows: rows.filter((g) => g.classList.contains('hl-pos')).map((g) => g.dataset.hlPos),
@@ -181,6 +186,7 @@ for (const lang of ['ja', 'en']) {
     let s = await stripState(page);
     assert.equal(s.scrollY, 0);
     assert.equal(s.scheme, 'sinusoidal');
+    assert.ok(s.headingPx >= 12, `the strip's heading at ${s.headingPx} px`);
     // Whole on the first screen, and the difference grid with it.
     assert.ok(s.strip.top >= 0 && s.strip.bottom <= 800, `strip at ${s.strip.top}–${s.strip.bottom}`);
     assert.ok(s.grid.bottom <= 800, `grid ends at ${s.grid.bottom}`);
