@@ -148,3 +148,142 @@ test('exercise 5, mouse on a heatmap cell: its row\'s token lit in the matrix, t
   assert.deepEqual(problems.console, []);
   await context.close();
 });
+
+// Exercise 4's encoding strip (issue 24): at 1280×800, left of the lines, the
+// position encoding added at each place, whole on the first screen, linked by
+// position with the chips and the lines' labels.
+const stripState = (page) =>
+  page.evaluate(() => {
+    const box = (el) => {
+      const r = el.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+    };
+    const strip = document.querySelector('.w-attention-lines .pe-strip');
+    const rows = [...strip.querySelectorAll('.pe-row')];
+    const labels = [...document.querySelectorAll('.w-attention-lines .line-label[role="button"]')];
+    return {
+      strip: box(strip),
+      grid: box(document.querySelector('.w-attention-lines .diff-grid')),
+      scheme: strip.dataset.scheme,
+      // The heading's size as drawn: its font size times the drawing's scale.
+      headingPx: (() => {
+        const svg = strip.ownerSVGElement;
+        return parseFloat(getComputedStyle(strip.querySelector('.pe-strip-heading')).fontSize) * (svg.getBoundingClientRect().width / svg.viewBox.baseVal.width);
+      })(),
+      rows: rows.map((g) => ({ pos: g.dataset.hlPos, box: box(g), values: [...g.querySelectorAll('.pe-cell')].map((r) => Number(r.dataset.value)) })),
+      labels: labels.map((g) => ({ pos: g.dataset.hlPos, box: box(g.querySelector('text')) })),
+      litRows: rows.filter((g) => g.classList.contains('hl-pos')).map((g) => g.dataset.hlPos),
+      litChips: [...document.querySelectorAll('.chip.hl-pos')].map((c) => c.dataset.hlPos),
+      litLabels: labels.filter((g) => g.classList.contains('hl-pos')).map((g) => g.dataset.hlPos),
+      scrollY: window.scrollY,
+    };
+  });
+
+for (const lang of ['ja', 'en']) {
+  test(`exercise 4 (${lang}), 1280×800: the encoding strip whole on the first screen beside the lines, the sinusoidal rows worked out by hand; hover and Tab on a position light its row`, { timeout: 120000 }, async () => {
+    const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
+    await gotoReady(page, urlFor(lab, 'http', { ex: 'add-position', lang }));
+    let s = await stripState(page);
+    assert.equal(s.scrollY, 0);
+    assert.equal(s.scheme, 'sinusoidal');
+    assert.ok(s.headingPx >= 12, `the strip's heading at ${s.headingPx} px`);
+    // Whole on the first screen, and the difference grid with it.
+    assert.ok(s.strip.top >= 0 && s.strip.bottom <= 800, `strip at ${s.strip.top}–${s.strip.bottom}`);
+    assert.ok(s.grid.bottom <= 800, `grid ends at ${s.grid.bottom}`);
+    // Beside the lines: left of every query label, each row level with its position's label.
+    assert.equal(s.rows.length, 6);
+    for (const [p, row] of s.rows.entries()) {
+      const label = s.labels.find((l) => l.pos === String(p));
+      assert.ok(row.box.right < label.box.left, `row ${p} left of its label`);
+      const mid = (b) => (b.top + b.bottom) / 2;
+      assert.ok(Math.abs(mid(row.box) - mid(label.box)) < 4, `row ${p} level with its label`);
+      // PE(p, 2i) = sin(p / 10000^(2i/8)), PE(p, 2i+1) = cos(…), D = 8.
+      const want = Array.from({ length: 8 }, (_, d) => {
+        const angle = p / Math.pow(10000, (2 * Math.floor(d / 2)) / 8);
+        return d % 2 === 0 ? Math.sin(angle) : Math.cos(angle);
+      });
+      row.values.forEach((v, d) => assert.ok(Math.abs(v - want[d]) < 1e-5, `PE(${p}, ${d}) = ${v}, want ${want[d]}`));
+    }
+    assert.deepEqual(s.litRows, []);
+    // Mouse: a query label at position 4 lights row 4; the strip's row 2 lights the chip and label at position 2.
+    await page.locator('.w-attention-lines .line-label[role="button"][data-hl-pos="4"]').hover();
+    s = await stripState(page);
+    assert.deepEqual(s.litRows, ['4']);
+    assert.deepEqual(s.litChips, ['4']);
+    await page.locator('.w-attention-lines .pe-row[data-hl-pos="2"]').hover();
+    s = await stripState(page);
+    assert.deepEqual(s.litRows, ['2']);
+    assert.deepEqual(s.litChips, ['2']);
+    assert.deepEqual(s.litLabels, ['2']);
+    await page.mouse.move(2, 2);
+    assert.deepEqual((await stripState(page)).litRows, []);
+    // Keyboard from the top of the page: Tab to the chips (position 0), → to position 1.
+    await page.mouse.click(1, 1);
+    await tabUntil(page, () => document.activeElement?.classList.contains('chip'));
+    s = await stripState(page);
+    assert.deepEqual(s.litRows, ['0']);
+    await page.keyboard.press('ArrowRight');
+    s = await stripState(page);
+    assert.deepEqual(s.litRows, ['1']);
+    assert.deepEqual(s.litChips, ['1']);
+    // On to the lines' query labels: the first is position 0, the next position 1.
+    await tabUntil(page, () => document.activeElement?.matches('.w-attention-lines .line-label[role="button"]'));
+    assert.deepEqual((await stripState(page)).litRows, ['0']);
+    await page.keyboard.press('Tab');
+    s = await stripState(page);
+    assert.deepEqual(s.litRows, ['1']);
+    assert.deepEqual(s.litLabels, ['1']);
+    // Still on the first screen: the strip did not scroll away.
+    assert.ok(s.strip.top >= 0 && s.strip.bottom <= 800);
+    assert.deepEqual(problems.console, []);
+    await context.close();
+  });
+}
+
+test('exercise 4, 1280×800, position information None, reordered: the strip adds nothing (every cell 0) and stays by position while the tokens move', { timeout: 90000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'add-position', lang: 'en', extra: '&pe=none&order=1,0,2,3,4,5' }));
+  const s = await stripState(page);
+  assert.equal(s.scheme, 'none');
+  assert.equal(s.rows.length, 6);
+  for (const row of s.rows) assert.deepEqual(row.values, Array(8).fill(0));
+  assert.deepEqual(s.rows.map((r) => r.pos), ['0', '1', '2', '3', '4', '5']);
+  // The label at position 0 is token 1 (dog): the row at position 0 is level with it.
+  const first = await page.locator('.w-attention-lines .line-label[role="button"][data-hl-pos="0"] text').textContent();
+  assert.equal(first, 'dog 1');
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
+// The difference grid's heading in Japanese (issue 24): it says what the English
+// says (each token pair's difference) and never breaks inside a word such as 並べ替え後.
+test('exercises 1, 2 and 4 (ja), 1280×800 and 390×844: the difference grid\'s heading names the token pairs and keeps 並べ替え後 and 並べ替え前 on one line each', { timeout: 180000 }, async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const { page, context, problems } = await openPage(lab, 'http', { viewport });
+    for (const ex of ['reorder', 'formula', 'add-position']) {
+      await gotoReady(page, urlFor(lab, 'http', { ex }));
+      const { text, words } = await page.evaluate(() => {
+        const title = document.querySelector('.lines-diff-title');
+        const node = title.firstChild;
+        // The lines each word's characters are laid out on (one rectangle's top per character).
+        const linesOf = (word) => {
+          const at = node.textContent.indexOf(word);
+          const tops = new Set();
+          for (let i = at; i < at + word.length; i++) {
+            const r = document.createRange();
+            r.setStart(node, i);
+            r.setEnd(node, i + 1);
+            tops.add(Math.round(r.getBoundingClientRect().top));
+          }
+          return tops.size;
+        };
+        return { text: title.textContent, words: Object.fromEntries(['並べ替え後', '並べ替え前', 'トークン対ごと'].map((w) => [w, linesOf(w)])) };
+      });
+      assert.match(text, /^トークン対ごとの重みの差/, `${ex}: ${text}`);
+      assert.doesNotMatch(text, /同じトークンどうし/);
+      assert.deepEqual(words, { 並べ替え後: 1, 並べ替え前: 1, トークン対ごと: 1 }, `${ex} at ${viewport.width}: ${text}`);
+    }
+    assert.deepEqual(problems.console, []);
+    await context.close();
+  }
+});

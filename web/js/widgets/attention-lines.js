@@ -8,10 +8,14 @@
 // token by token, every cell's difference coloured (all grey without
 // position information). With the causal mask the masked pairs have weight
 // 0 and draw no line: every line runs to the same token or an earlier one.
+// With `encoding` (exercise 4, wide screens): left of the query labels, the
+// position encoding added at each place, one row per position (its D values
+// as cells), fixed while the tokens slide past it, linked by position.
 import { h, fmt, fmtSmall, errorBox } from '../dom.js';
 import { t } from '../i18n.js';
 import { forwardArgs, tableToggle } from './common.js';
 import { morphChildren } from './morph.js';
+import { puor } from './heatmap.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 function s(tag, attrs = {}) {
@@ -34,14 +38,19 @@ const PHONE = typeof matchMedia === 'function' && matchMedia('(max-width: 760px)
 const ROW = PHONE ? 54 : 34;
 const TOP = PHONE ? 20 : 30;
 const BOTTOM = PHONE ? 2 : 10;
-const WIDTH = 420;
-const LEFT = 130;
-const RIGHT = WIDTH - 130;
+// The encoding strip's width, in the drawing's units (its D cells share it).
+const STRIP = 112;
 
 export const lineWidth = (w) => 0.75 + 7 * w;
 
 export function mount(el, block, ctx) {
   const w = { state: { head: 'all', focus: null }, result: null, error: null };
+  // The strip of the encoding: on a wide screen only (a phone keeps the lines' 44 px rows; the table follows below).
+  const enc = Boolean(block.encoding && block.tokens) && !PHONE;
+  const OFF = enc ? STRIP : 0;
+  const WIDTH = 420 + OFF;
+  const LEFT = 130 + OFF;
+  const RIGHT = WIDTH - 130;
   const heads = h('div', { class: 'head-picker', role: 'group', 'aria-label': t('lines.heads') });
   const svgBox = h('div', { class: 'lines-box' });
   const diffBox = h('div', { class: 'lines-diff' });
@@ -56,8 +65,12 @@ export function mount(el, block, ctx) {
   const svg = s('svg', { class: 'lines-svg', role: 'group' });
   const linesG = s('g', { class: 'lines' });
   const labelsG = s('g', { class: 'line-labels' });
+  const stripG = s('g', { class: 'pe-strip' });
   svg.append(linesG, labelsG);
+  if (enc) svg.append(stripG);
   svgBox.append(svg);
+  // What the strip is, under the drawing (where the lines leave room), not in the lead above it.
+  if (enc) svgBox.append(h('p', { class: 'muted lines-pe-note' }, t('lines.pe_lead')));
   const paths = new Map();
   const labels = new Map();
   let last = null; // {ids, names, att, H, S}
@@ -88,6 +101,39 @@ export function mount(el, block, ctx) {
         return b;
       }),
     );
+  };
+
+  // The encoding added at each place (last.pe: {data, D} of S rows, or null
+  // without position information: nothing is added, every cell 0). A row per
+  // position, not per token: it stays where it is when the tokens move.
+  const drawStrip = (S, y) => {
+    const pe = last.pe;
+    const D = pe ? pe.D : ctx.lab().d;
+    const x0 = 4;
+    const cw = (STRIP - 18) / D;
+    const key = `${S}:${D}`;
+    if (stripG.dataset.shape !== key) {
+      stripG.dataset.shape = key;
+      const head = s('text', { class: 'pe-strip-heading', x: x0, y: 14 });
+      const rows = Array.from({ length: S }, (_, p) => {
+        const g = s('g', { class: 'pe-row', 'data-hl-pos': String(p), transform: `translate(0 ${y(p)})` });
+        g.append(s('title'), s('rect', { class: 'pe-row-frame', x: x0 - 2, y: -ROW / 2 + 2, width: D * cw + 4, height: ROW - 4, fill: 'transparent' }));
+        for (let d = 0; d < D; d++) g.append(s('rect', { class: 'pe-cell', x: x0 + d * cw, y: -ROW / 2 + 5, width: Math.max(1, cw - 1), height: ROW - 10, 'data-dim': String(d) }));
+        return g;
+      });
+      stripG.replaceChildren(head, ...rows);
+    }
+    stripG.querySelector('.pe-strip-heading').textContent = pe ? t('lines.pe_heading') : t('lines.pe_heading_none');
+    stripG.dataset.scheme = pe ? pe.scheme : 'none';
+    for (const g of stripG.querySelectorAll('.pe-row')) {
+      const p = Number(g.dataset.hlPos);
+      const vals = Array.from({ length: D }, (_, d) => (pe ? pe.data[p * D + d] : 0));
+      g.querySelectorAll('.pe-cell').forEach((r, d) => {
+        r.setAttribute('fill', puor((vals[d] + 1) / 2).css);
+        r.dataset.value = String(vals[d]);
+      });
+      g.firstChild.textContent = t('lines.pe_row', { n: p + 1, values: vals.map((v) => fmt(v)).join(', ') });
+    }
   };
 
   // ids[p]: the token (its index in the typed sentence) at position p.
@@ -148,7 +194,7 @@ export function mount(el, block, ctx) {
           if (side === 'q') {
             g.setAttribute('tabindex', '0');
             g.setAttribute('role', 'button');
-            g.prepend(s('rect', { class: 'line-hit', x: 0, y: -ROW / 2, width: LEFT + 4, height: ROW, fill: 'transparent' }));
+            g.prepend(s('rect', { class: 'line-hit', x: OFF, y: -ROW / 2, width: LEFT - OFF + 4, height: ROW, fill: 'transparent' }));
           }
         }
         g.style.transform = `translateY(${y(p)}px)`;
@@ -173,6 +219,7 @@ export function mount(el, block, ctx) {
     }
     if (headText.children[0].textContent !== t('lines.queries')) headText.children[0].textContent = t('lines.queries');
     if (headText.children[1].textContent !== t('lines.keys')) headText.children[1].textContent = t('lines.keys');
+    if (enc) drawStrip(S, y);
     ctx.highlight?.refresh();
     ctx.positionHighlight?.refresh();
     setFocus(ctx.highlight?.get() ?? null);
@@ -218,8 +265,11 @@ export function mount(el, block, ctx) {
       const { tokens } = chips.state;
       const order = chips.state.order.slice();
       let check;
+      let pe = null;
       try {
-        check = await ctx.core.call('permutationCheck', forwardArgs(lab, { permutation: order }));
+        // The strip's rows: the table the scheme adds, for these S positions (none without one).
+        const table = enc && (lab.pe === 'sinusoidal' || lab.pe === 'learned') ? ctx.core.call('encoding', { scheme: lab.pe, length: tokens.length, dModel: lab.d, seed: lab.seed }) : null;
+        [check, pe] = await Promise.all([ctx.core.call('permutationCheck', forwardArgs(lab, { permutation: order })), table]);
       } catch (e) {
         return fail(e);
       }
@@ -238,7 +288,7 @@ export function mount(el, block, ctx) {
         let maxAbsDiff = 0; // a loop, not a spread of S² values
         for (const row of diff) for (const v of row) maxAbsDiff = Math.max(maxAbsDiff, Math.abs(v));
         w.result = { maxAbsDiff, head: hd };
-        show({ ids: order, names: tokens, att, H, S }, diff, lab);
+        show({ ids: order, names: tokens, att, H, S, pe: pe && { scheme: lab.pe, data: pe.encoding.data, D: pe.encoding.shape[1] } }, diff, lab);
       };
     }
     let r;

@@ -25,7 +25,7 @@ export function viridis(u) {
 // drawn there too: opts.diverging maps min…max onto −1…+1 of it, so that the
 // same table has the same colours in both views.
 const PUOR = [[179, 88, 6], [224, 130, 20], [253, 184, 99], [254, 224, 182], [247, 247, 247], [216, 218, 235], [178, 171, 210], [128, 115, 172], [84, 39, 136]];
-function puor(u) {
+export function puor(u) {
   const x = Math.min(1, Math.max(0, Number.isFinite(u) ? u : 0.5)) * (PUOR.length - 1);
   const i = Math.min(PUOR.length - 2, Math.floor(x));
   const f = x - i;
