@@ -47,6 +47,8 @@ function presenterContext(exercise, app, widgets, pending) {
     attempts: () => [],
     draft: () => {},
     graded: false,
+    // A widget may draw a plainer form for the projector (exercise 4's lines leave out their encoding strip).
+    presenter: true,
     notSaved: null,
     check: async () => {
       throw new Error('presenter mode checks no answers');

@@ -45,8 +45,9 @@ export const lineWidth = (w) => 0.75 + 7 * w;
 
 export function mount(el, block, ctx) {
   const w = { state: { head: 'all', focus: null }, result: null, error: null };
-  // The strip of the encoding: on a wide screen only (a phone keeps the lines' 44 px rows; the table follows below).
-  const enc = Boolean(block.encoding && block.tokens) && !PHONE;
+  // The strip of the encoding: on a wide screen only (a phone keeps the lines' 44 px rows; the table follows
+  // below), and not on the presenter's slide (its labels would be under the projector's 16 px there).
+  const enc = Boolean(block.encoding && block.tokens) && !PHONE && !ctx.presenter;
   const OFF = enc ? STRIP : 0;
   const WIDTH = 420 + OFF;
   const LEFT = 130 + OFF;
