@@ -59,7 +59,7 @@ test('exercise 7: the exact-match curves grow live while training; Pause, Step a
   try {
     await gotoReady(page, urlFor(lab, 'http', { ex: 'train-short-test-long', lang: 'en', extra: '&seeds=1&steps=40' }));
     // The page says what was measured, not "about a minute", nor the old run's 58 s and 115 s (the
-    // measured time is the bench's, under the buttons): the empty plot says what will grow in it.
+    // measured time is the bench's, under the settings): the empty plot says what will grow in it.
     const before = await page.locator(`${W7} .extrap-results`).innerText();
     assert.doesNotMatch(before, /58 s|115 s/);
     assert.match(before, /curve grows here/);
@@ -68,8 +68,8 @@ test('exercise 7: the exact-match curves grow live while training; Pause, Step a
     await page.locator(`${W7} input[type="number"]`).click();
     await page.keyboard.press('Enter');
     await page.waitForSelector(`${W7}[data-status="running"]`);
-    // Tab to Pause (Train is disabled now) and press it.
-    await tabTo(page, `${W7} .pause-button`, 3);
+    // Back to Pause, in the play bar at the chart's top (Train is disabled now), and press it.
+    await tabTo(page, `${W7} .pause-button`, 16, 'Shift+Tab');
     await page.keyboard.press('Enter');
     await page.waitForSelector(`${W7}[data-held="true"]`, { timeout: T(60000) });
     assert.equal(await page.locator(`${W7} .pause-button`).getAttribute('aria-pressed'), 'true');

@@ -3,12 +3,12 @@
 //
 // - Exercise 7 at 390×844, ja and en: the chart the curves will grow on (its
 //   frame, the schemes' legend, the trained lengths, a line in the frame
-//   saying what will grow there) on the first screen; the prediction right
-//   under it, the Train button under the prediction, the exercise's text
-//   after them, and Tab goes the same way. At 1280 the prediction goes back
-//   beside the picture, its answer kept.
+//   saying what will grow there) on the first screen, the Train button in
+//   the play bar at its top (visuals-f); the prediction right under the
+//   chart, the exercise's text after them, and Tab goes the same way. At
+//   1280 the prediction goes back beside the picture, its answer kept.
 // - While it trains on a phone, the growing curves stay on screen (the same
-//   chart, stuck to the top) when the student goes down to Pause.
+//   chart, stuck to the top under its play bar) when the student goes down.
 // - Math in small text (captions, table cells, help lines) at 1280 and 390
 //   px: no glyph of it, sub- and superscripts included, under 13 px (they
 //   were 10–11 px: θᵢ in a table cell, m_h in a caption, d_model on the start
@@ -80,21 +80,20 @@ test('exercise 7 at 390×844: the empty chart on the first screen, the predictio
       assert.ok(s.note.left >= s.frame.left && s.note.right <= s.frame.right && s.note.top >= s.frame.top && s.note.bottom <= s.frame.bottom, `${lang}: the note leaves the frame`);
       assert.equal(s.curves, 0);
       // The prediction right under the chart (only the line on how to train between), its heading on the
-      // first screen; Train under the prediction; the exercise's text after the form.
+      // first screen; Train in the bar at the chart's top; the exercise's text after the form.
       assert.equal(s.predictionInWidget, true);
       assert.ok(s.prediction.top >= s.legendBox.bottom && s.prediction.top - s.legendBox.bottom < 150, `${lang}: ${Math.round(s.prediction.top - s.legendBox.bottom)} px from the chart to the prediction`);
       assert.ok(s.prediction.top < 844 - 30, `${lang}: the prediction starts at ${Math.round(s.prediction.top)} px`);
-      // (between them the schemes, the seeds and the steps: less than half a screen)
-      assert.ok(s.train.top > s.prediction.bottom && s.train.top - s.prediction.bottom < 844 / 2, `${lang}: Train ${Math.round(s.train.top - s.prediction.bottom)} px under the prediction`);
+      assert.ok(s.train.top >= 0 && s.train.bottom <= s.frame.top, `${lang}: Train at ${Math.round(s.train.top)}–${Math.round(s.train.bottom)} px, the chart's frame at ${Math.round(s.frame.top)}`);
       assert.ok(s.sideText.top > s.train.bottom, `${lang}: the text comes before Train`);
       if (lang === 'ja') {
         assert.deepEqual(await axeViolations(page), []);
         await page.screenshot({ path: join(artifacts, 'visuals-e-train-390-ja.png') });
       }
-      // Tab from the top: a choice of the prediction, then its button, then Train, and nothing of the
-      // text (below them on the screen) on the way.
+      // Tab from the top: Train (in the chart's bar, the note asking for the prediction beside it), a
+      // choice of the prediction, then its button, and nothing of the text (below them) on the way.
       const order = [];
-      for (let i = 0; i < 120 && !order.includes('train'); i++) {
+      for (let i = 0; i < 120 && !order.includes('record'); i++) {
         await page.keyboard.press('Tab');
         order.push(
           await page.evaluate(() => {
@@ -108,7 +107,7 @@ test('exercise 7 at 390×844: the empty chart on the first screen, the predictio
         );
       }
       const seen = order.filter((x, i) => x !== 'other' && x !== order[i - 1]);
-      assert.deepEqual(seen, ['choice', 'record', 'train'], `${lang}: Tab went ${seen.join(' → ')}`);
+      assert.deepEqual(seen, ['train', 'choice', 'record'], `${lang}: Tab went ${seen.join(' → ')}`);
     }
     // Record a prediction by keyboard (the first choice, Space, the button, Enter): the note by Train goes.
     await page.evaluate(() => window.scrollTo(0, 0));
@@ -133,7 +132,7 @@ test('exercise 7 at 390×844: the empty chart on the first screen, the predictio
   }
 });
 
-test('exercise 7 at 390×844: while it trains, the curves grow in the same chart and stay on screen beside Pause', { timeout: T(240000) }, async () => {
+test('exercise 7 at 390×844: while it trains, the curves grow in the same chart and stay on screen under Pause', { timeout: T(240000) }, async () => {
   const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 390, height: 844 } });
   try {
     await gotoReady(page, urlFor(lab, 'http', { ex: 'train-short-test-long', lang: 'en', extra: '&seeds=1' }));
@@ -142,13 +141,16 @@ test('exercise 7 at 390×844: while it trains, the curves grow in the same chart
     await page.waitForFunction((w) => document.querySelector(`${w} .extrap-predict-first`)?.hidden === true, W7);
     const figTop = () => page.evaluate(() => document.querySelector('[data-widget="train"] .extrap-results .lineplot-figure').getBoundingClientRect().top + window.scrollY);
     const emptyTop = await figTop();
+    // (the play bar at the chart's top: Train and the note before a run, Pause, Step and Cancel too in a run)
+    const barHeight = () => page.evaluate((w) => document.querySelector(`${w} .extrap-bar`).getBoundingClientRect().height, W7);
+    const barBefore = await barHeight();
     await page.evaluate(() => (document.querySelector('[data-widget="train"] .extrap-results').dataset.mark = 'empty'));
     await page.locator(`${W7} .train-button`).click();
     // The first test of a run drawn: a curve in the chart where the empty frame was.
     await page.waitForFunction((w) => document.querySelectorAll(`${w} .extrap-results .em-live polyline`).length > 0, W7, { timeout: T(120000) });
     await page.evaluate(() => window.scrollTo(0, 0));
     // In the same box, moved down by the progress line and the run's status line that came above it,
-    // and by nothing else.
+    // and the play bar's second row (Pause, Step, Cancel), and by nothing else.
     assert.equal(await page.locator(`${W7} .extrap-results`).getAttribute('data-mark'), 'empty');
     const above = await page.evaluate((w) =>
       [`${w} .extrap-status`, `${w} .extrap-outcome`].map((sel) => {
@@ -157,8 +159,10 @@ test('exercise 7 at 390×844: while it trains, the curves grow in the same chart
         return e.getBoundingClientRect().height + parseFloat(cs.marginTop) + parseFloat(cs.marginBottom);
       }).reduce((a, b) => a + b), W7);
     const moved = (await figTop()) - emptyTop;
-    assert.ok(moved >= 0 && moved <= above + 16, `the live chart is ${Math.round(moved)} px below the empty one (the lines above it: ${Math.round(above)} px)`);
-    // Down to Pause (Playwright scrolls it into view) and press it.
+    const barGrew = (await barHeight()) - barBefore;
+    assert.ok(moved >= 0 && moved <= above + barGrew + 16, `the live chart is ${Math.round(moved)} px below the empty one (the lines above it: ${Math.round(above)} px; the bar grew by ${Math.round(barGrew)} px)`);
+    // Down to the form under the chart (the student reads on), then Pause, in the bar stuck at the top.
+    await page.evaluate((w) => window.scrollBy(0, document.querySelector(`${w} .seeds-input`).getBoundingClientRect().top - window.innerHeight / 2), W7);
     await page.locator(`${W7} .pause-button`).click();
     await page.waitForSelector(`${W7}[data-held="true"]`, { timeout: T(60000) });
     const s = await page.evaluate((w) => {
@@ -168,8 +172,7 @@ test('exercise 7 at 390×844: while it trains, the curves grow in the same chart
       return { frame: { top: frame.top, bottom: frame.bottom }, pause: { top: pause.top, bottom: pause.bottom }, curves: document.querySelectorAll(`${w} .em-live polyline`).length };
     }, W7);
     assert.ok(s.curves > 0);
-    assert.ok(s.frame.top >= 0 && s.frame.bottom <= s.pause.top, `the chart (${Math.round(s.frame.top)}–${Math.round(s.frame.bottom)}) is not on screen above Pause (${Math.round(s.pause.top)})`);
-    assert.ok(s.pause.bottom <= 844, 'Pause is off the screen');
+    assert.ok(s.pause.top >= 0 && s.frame.top >= s.pause.bottom && s.frame.bottom <= 844, `the chart (${Math.round(s.frame.top)}–${Math.round(s.frame.bottom)}) is not on screen under Pause (${Math.round(s.pause.top)}–${Math.round(s.pause.bottom)})`);
     await page.screenshot({ path: join(artifacts, 'visuals-e-train-live-390.png') });
     await page.locator(`${W7} .cancel-button`).click();
     await page.waitForSelector(`${W7}[data-status="cancelled"]`, { timeout: T(60000) });

@@ -31,6 +31,8 @@ const TEST_MAX = 48;
 // pause, and the end, are drawn at once): with several Workers reporting every
 // few tens of milliseconds, drawing each report kept the main thread busy.
 const PROGRESS_MS = 250;
+// The stage in one column (runner.js's ONE_COLUMN: the picture first, the prediction under it).
+const ONE_COLUMN = '(max-width: 71.99rem)';
 const REDRAW_MS = 1000;
 
 // "1, 2, 3" (also 、 and full-width digits) → { seeds } or { error }.
@@ -72,7 +74,8 @@ export function mount(el, block, ctx) {
   );
   const seedsInput = h('input', { type: 'text', id: `${id}-seeds`, class: 'seeds-input', value: defaults.seeds.join(', '), inputmode: 'numeric', autocomplete: 'off', spellcheck: 'false', 'aria-describedby': `${id}-seeds-help` });
   const stepsInput = h('input', { type: 'number', id: `${id}-steps`, class: 'num', value: defaults.steps, min: STEPS_MIN, max: STEPS_MAX, step: 1, 'aria-describedby': `${id}-steps-help` });
-  const trainButton = h('button', { type: 'submit', class: 'train-button' }, t('extrap.train'));
+  // Train submits the form below the chart from the bar above it (the form attribute).
+  const trainButton = h('button', { type: 'submit', class: 'train-button', form: `${id}-form` }, t('extrap.train'));
   const cancelButton = h('button', { type: 'button', class: 'secondary cancel-button', disabled: true }, t('extrap.cancel'));
   // Pause / resume and step (one chunk of steps), as TensorFlow Playground's: plain buttons, so Tab and Enter or Space work.
   const pauseButton = h('button', { type: 'button', class: 'secondary pause-button', disabled: true, 'aria-pressed': 'false', 'aria-describedby': `${id}-controls-help` }, t('extrap.pause'));
@@ -80,14 +83,13 @@ export function mount(el, block, ctx) {
   const msg = h('p', { class: 'control-msg extrap-msg', role: 'alert' });
   const form = h(
     'form',
-    { class: 'extrap-form', novalidate: true },
+    { class: 'extrap-form', id: `${id}-form`, novalidate: true },
     h('fieldset', { class: 'extrap-schemes' }, h('legend', {}, t('extrap.schemes')), ...offered.map((s, i) => h('span', { class: 'control check' }, boxes[i], h('label', { for: boxes[i].id }, schemeName(s))))),
     h(
       'div',
       { class: 'extrap-numbers' },
       h('div', { class: 'control' }, h('label', { for: seedsInput.id }, t('extrap.seeds')), seedsInput, h('span', { class: 'help', id: `${id}-seeds-help` }, t('extrap.seeds_help', { max: MAX_SEEDS }))),
       h('div', { class: 'control' }, h('label', { for: stepsInput.id }, t('extrap.steps')), stepsInput, h('span', { class: 'help', id: `${id}-steps-help` }, t('extrap.steps_help', { min: STEPS_MIN, max: STEPS_MAX }))),
-      h('div', { class: 'extrap-buttons' }, trainButton, pauseButton, stepButton, cancelButton),
     ),
     h('p', { class: 'help extrap-controls-help', id: `${id}-controls-help` }, t('extrap.controls_help')),
     // How long the default experiment took when the bench last measured it (never a promise).
@@ -110,7 +112,22 @@ export function mount(el, block, ctx) {
   const predictionSlot = block.prediction ? h('div', { class: 'extrap-prediction-slot', 'data-prediction-slot': block.prediction }) : null;
   // The picture first (issue 24: the axes before a run, the exact-match curves growing live while
   // training, then the final ones), the progress above it, the form under it, the losses last.
-  el.append(h('p', { class: 'help extrap-intro' }, t('extrap.intro', { trainMax: TRAIN_MAX, testMax: TEST_MAX })), statusBox, outcome, results, predictionSlot, form, losses);
+  // Train, Pause, Step and Cancel in a bar at the chart's top, as TensorFlow Playground's play bar
+  // (issue 24: under the form they were off the first screen); on a phone, while it trains, the bar
+  // and the chart stick together at the top of the screen (style.css).
+  const playBar = h('div', { class: 'extrap-bar', role: 'group', 'aria-label': t('extrap.bar_label') }, trainButton, pauseButton, stepButton, cancelButton);
+  const chartBox = h('div', { class: 'extrap-chart-box' }, playBar, results);
+  // One column (a phone): a button of the bar reached by keyboard, or a run started (the progress
+  // lines above push the chart down), brings the chart whole into view with the bar, if it fits on
+  // the screen. (Not on a tap or click: the page moving between press and release lost the click.)
+  const oneColumn = typeof matchMedia === 'function' ? matchMedia(ONE_COLUMN) : null;
+  const revealChart = () => {
+    if (!oneColumn?.matches || !el.isConnected) return;
+    const r = chartBox.getBoundingClientRect();
+    if (r.height <= innerHeight && (r.top < 0 || r.bottom > innerHeight)) chartBox.scrollIntoView({ block: 'nearest' });
+  };
+  playBar.addEventListener('focusin', (e) => e.target.matches(':focus-visible') && revealChart());
+  el.append(h('p', { class: 'help extrap-intro' }, t('extrap.intro', { trainMax: TRAIN_MAX, testMax: TEST_MAX })), statusBox, outcome, chartBox, predictionSlot, form, losses);
 
   // ---- the controls and the URL ----
   const setBoxes = (list) => boxes.forEach((b) => (b.checked = list.includes(b.value)));
@@ -209,7 +226,7 @@ export function mount(el, block, ctx) {
   // Beside the Train button while no prediction is recorded: the picture stands beside the
   // question (issue 24), so the button is in view before the question is answered.
   const predictFirst = h('p', { class: 'notice extrap-predict-first', hidden: true }, t('extrap.predict_first'));
-  form.append(predictFirst);
+  playBar.append(predictFirst);
   function showPredictFirst() {
     predictFirst.hidden = !predictionBlock || !!predicted || closedPrediction || !!session;
   }
@@ -511,6 +528,7 @@ export function mount(el, block, ctx) {
       const s = startTraining({ ...o, ...(workersFromUrl.count ? { workers: workersFromUrl.count } : {}), ...(kernelsFromUrl.kernels ? { kernels: kernelsFromUrl.kernels } : {}) }, { core: ctx.core });
       closePrediction();
       attach(s);
+      revealChart();
     } catch (err) {
       msg.textContent = t('extrap.busy');
     }

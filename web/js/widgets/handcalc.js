@@ -14,6 +14,8 @@ import { h, fmt, errorBox } from '../dom.js';
 import { t } from '../i18n.js';
 import { texToUnicode } from '../rich.js';
 
+// A phone's width, as style.css says it (the sticky box of the drawing).
+const PHONE = '(max-width: 40rem)';
 const STEPS = ['dots', 'scores', 'weights', 'output'];
 const SUB = '₀₁₂₃₄₅₆₇₈₉';
 
@@ -30,10 +32,35 @@ export function mount(el, block, ctx) {
   let active = null; // the question id the student is in (focus) or pointing at
   let values = null; // per order: { dots, scores, weights, output } from the core
 
-  el.append(h('p', { class: 'widget-lead' }, t('handcalc.lead')));
+  const lead = h('p', { class: 'widget-lead' }, t('handcalc.lead'));
+  const key = h('p', { class: 'muted hc-key' }, t('handcalc.key'));
   const body = h('div', { class: 'hc-orders' });
   const errorSlot = h('div');
-  el.append(errorSlot, body, h('p', { class: 'muted hc-key' }, t('handcalc.key')));
+  el.append(lead, errorSlot, body, key);
+  // On a phone the drawing sticks at the top of the screen in a box of its own (style.css); its
+  // lead and its key go right after that box, as ordinary text (issue 24: in the box, the lead's
+  // line was cut in half by the box's bottom edge). Back in the widget when the screen is wide.
+  const outside = h('div', { class: 'hc-after-box' });
+  const phone = typeof matchMedia === 'function' ? matchMedia(PHONE) : null;
+  let seen = false;
+  const placeText = () => {
+    if (el.isConnected) seen = true;
+    else if (seen) return phone.removeEventListener('change', placeText);
+    const box = el.closest('.lab-stage-visual');
+    if (!box) return;
+    if (phone.matches) {
+      outside.append(lead, key);
+      if (outside.previousElementSibling !== box) box.after(outside);
+    } else {
+      errorSlot.before(lead);
+      el.append(key);
+      outside.remove();
+    }
+  };
+  if (phone) {
+    placeText();
+    phone.addEventListener('change', placeText);
+  }
 
   const vec = (v) => `(${v.join(', ')})`;
   const root = () => el.closest('.exercise') ?? document;
