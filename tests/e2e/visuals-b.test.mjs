@@ -64,12 +64,14 @@ test('exercise 7: the exact-match curves grow live while training; Pause, Step a
     assert.doesNotMatch(before, /58 s|115 s/);
     assert.match(before, /curve grows here/);
     assert.doesNotMatch(await page.locator('main').innerText(), /about a minute/);
-    // Start from the keyboard: Enter in the steps field submits the form.
+    // Start from the keyboard: from the steps field Shift+Tab back to Train, in the play bar at the
+    // chart's top, and Enter. Then Pause is one Tab on (the control after Train, which is disabled
+    // now): a short run (40 steps) could end while the keys walked back through the settings to it.
     await page.locator(`${W7} input[type="number"]`).click();
+    await tabTo(page, `${W7} .train-button`, 16, 'Shift+Tab');
     await page.keyboard.press('Enter');
     await page.waitForSelector(`${W7}[data-status="running"]`);
-    // Back to Pause, in the play bar at the chart's top (Train is disabled now), and press it.
-    await tabTo(page, `${W7} .pause-button`, 16, 'Shift+Tab');
+    await tabTo(page, `${W7} .pause-button`, 1);
     await page.keyboard.press('Enter');
     await page.waitForSelector(`${W7}[data-held="true"]`, { timeout: T(60000) });
     assert.equal(await page.locator(`${W7} .pause-button`).getAttribute('aria-pressed'), 'true');
