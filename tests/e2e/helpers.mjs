@@ -255,3 +255,18 @@ export async function openGate(page, widgetId) {
   await page.click(`${w} .reveal-locked .give-up`);
   await page.waitForSelector(`${w}[data-revealed="true"]`);
 }
+
+// Runs in the page (page.evaluate(firstDrawing)): where the main visual and its first drawing are, and the controls.
+export function firstDrawing() {
+  const main = document.querySelector('[data-main-visual]');
+  // The drawing that comes first on the screen (CSS may set them in another order than the
+  // document's: exercise 4's difference grid above its lines on a phone).
+  const drawing = main && [...main.querySelectorAll('svg, canvas, .heatmap-grid, .hc-orders, .diff-grid, .clocks')].filter((e) => e.getBoundingClientRect().height > 20).sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)[0];
+  const ctl = document.querySelector('.exercise .controls');
+  const box = (e) => {
+    if (!e) return null;
+    const r = e.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, height: r.height };
+  };
+  return { main: box(main), drawing: box(drawing), drawingTag: drawing ? `${drawing.tagName}.${drawing.className.baseVal ?? drawing.className}` : null, controls: box(ctl), scrollX: document.documentElement.scrollWidth > window.innerWidth };
+}

@@ -25,7 +25,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { startLab, openPage, gotoReady, urlFor, root, axeViolations, settled, answerNumeric, artifacts } from './helpers.mjs';
+import { startLab, openPage, gotoReady, urlFor, root, axeViolations, settled, answerNumeric, artifacts, firstDrawing } from './helpers.mjs';
 
 const yaml = createRequire(import.meta.url)('js-yaml');
 const files = readdirSync(join(root, 'exercises'))
@@ -46,21 +46,6 @@ async function tabUntil(page, predicate, arg, max = 200) {
     if (await page.evaluate(predicate, arg)) return;
   }
   throw new Error('never reached by Tab');
-}
-
-// Runs in the page: where the main visual and its first drawing are, and the controls.
-function firstScreen() {
-  const main = document.querySelector('[data-main-visual]');
-  // The drawing that comes first on the screen (CSS may set them in another order than the
-  // document's: exercise 4's difference grid above its lines on a phone).
-  const drawing = main && [...main.querySelectorAll('svg, canvas, .heatmap-grid, .hc-orders, .diff-grid, .clocks')].filter((e) => e.getBoundingClientRect().height > 20).sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)[0];
-  const ctl = document.querySelector('.exercise .controls');
-  const box = (e) => {
-    if (!e) return null;
-    const r = e.getBoundingClientRect();
-    return { top: r.top, bottom: r.bottom, height: r.height };
-  };
-  return { main: box(main), drawing: box(drawing), drawingTag: drawing ? `${drawing.tagName}.${drawing.className.baseVal ?? drawing.className}` : null, controls: box(ctl), scrollX: document.documentElement.scrollWidth > window.innerWidth };
 }
 
 // Exercise 6 on a phone: the wall picture (the position axis through the
@@ -90,7 +75,7 @@ for (const lang of ['ja', 'en']) {
           scrollX: document.documentElement.scrollWidth > window.innerWidth,
         };
       });
-    const s = await page.evaluate(firstScreen);
+    const s = await page.evaluate(firstDrawing);
     assert.equal(s.drawingTag, 'svg.wall-svg', `the first drawing of the main visual is ${s.drawingTag}`);
     const a = await where();
     assert.equal(a.scrollX, false);

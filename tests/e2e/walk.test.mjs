@@ -69,7 +69,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { startLab, openPage, urlFor, gotoReady, dist, root, settled, nextFrames, axeViolations, openGate, RAW_TEX, domSignature, drawDeferred } from './helpers.mjs';
+import { startLab, openPage, urlFor, gotoReady, dist, root, settled, nextFrames, axeViolations, openGate, RAW_TEX, domSignature, drawDeferred, firstDrawing } from './helpers.mjs';
 
 const exercises = JSON.parse(readFileSync(join(dist, 'exercises.json'), 'utf8'));
 const axeSource = readFileSync(join(root, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
@@ -301,21 +301,6 @@ const WHOLE = {
   'hand-calc': { pictures: ['[data-main-visual] .hc-order[data-order="0"]', '[data-main-visual] .hc-order[data-order="1"]'], controls: [], states: [''] },
   alibi: { pictures: ['[data-main-visual] .aloc-map-panel', '[data-main-visual] .aloc-curve-panel'], controls: ['.exercise .controls', '[data-main-visual] .head-picker button', '[data-main-visual] .aloc-controls input[type="range"]'], states: [''] },
 };
-
-// Runs in the page: where the main visual and its first drawing are, and the controls.
-function firstDrawing() {
-  const main = document.querySelector('[data-main-visual]');
-  // The drawing that comes first on the screen (CSS may set them in another order than the
-  // document's: exercise 4's difference grid above its lines on a phone).
-  const drawing = main && [...main.querySelectorAll('svg, canvas, .heatmap-grid, .hc-orders, .diff-grid, .clocks')].filter((e) => e.getBoundingClientRect().height > 20).sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)[0];
-  const ctl = document.querySelector('.exercise .controls');
-  const box = (e) => {
-    if (!e) return null;
-    const r = e.getBoundingClientRect();
-    return { top: r.top, bottom: r.bottom, height: r.height };
-  };
-  return { main: box(main), drawing: box(drawing), drawingTag: drawing ? `${drawing.tagName}.${drawing.className.baseVal ?? drawing.className}` : null, controls: box(ctl), scrollX: document.documentElement.scrollWidth > window.innerWidth };
-}
 
 // Runs in the page: the boxes of the pictures and of their controls (every element each selector matches),
 // each cut to what its scrolling ancestors show (exercise 3's drawing is in a box of its own on a phone):
