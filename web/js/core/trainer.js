@@ -194,6 +194,7 @@ export function startTraining(options, { core } = {}) {
   };
   const finish = (status, error = null) => {
     if (['done', 'cancelled', 'error'].includes(s.status)) return;
+    s.held = false; // an ended session holds nothing (a Step can train the last chunk)
     if (s.paused) {
       s.paused = false;
       s.pausedMs += performance.now() - s.pausedAt;
