@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync, rmSync, readFileSync, existsSync, statSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { serve, pickEncoding } from '../../scripts/serve.mjs';
 import { precompressDir } from '../../scripts/precompress.mjs';
 import { packageFiles } from '../../scripts/package.mjs';
@@ -88,7 +88,7 @@ test('the server sends Brotli, gzip or the plain file, each decoding to the same
   assert.deepEqual(brotliDecompressSync(fresh.data), changed);
 });
 
-test('precompressDir: a copy beside each compressible file, rewritten only when its file is newer', () => {
+test('precompressDir: a copy beside each compressible file, rewritten only when its file changed', () => {
   const d = mkdtempSync(join(tmpdir(), 'poslab-precompress-'));
   try {
     mkdirSync(join(d, 'katex'));
@@ -111,6 +111,25 @@ test('precompressDir: a copy beside each compressible file, rewritten only when 
     for (const c of ['index.html.br', 'index.html.gz']) utimesSync(join(d, c), past, past);
     assert.deepEqual(precompressDir(d), { written: 2, kept: 2 });
     assert.equal(brotliDecompressSync(readFileSync(join(d, 'index.html.br'))).toString(), '<p>changed</p>');
+    // Rewritten with the same bytes (as build-web.mjs does on every build): the copies are kept,
+    // not compressed again, and brought forward so the server still sends them. A copy made
+    // another way (gzip level 1 here, other bytes) shows it was not rewritten.
+    const k = readFileSync(join(d, 'katex', 'k.css'));
+    const level1 = gzipSync(k, { level: 1 });
+    assert.notDeepEqual(level1, readFileSync(join(d, 'katex', 'k.css.gz')));
+    writeFileSync(join(d, 'katex', 'k.css.gz'), level1);
+    for (const c of ['k.css.br', 'k.css.gz']) utimesSync(join(d, 'katex', c), past, past);
+    writeFileSync(join(d, 'katex', 'k.css'), k);
+    assert.deepEqual(precompressDir(d), { written: 0, kept: 4 });
+    assert.deepEqual(readFileSync(join(d, 'katex', 'k.css.gz')), level1);
+    for (const c of ['k.css.br', 'k.css.gz']) assert.ok(statSync(join(d, 'katex', c)).mtimeMs >= statSync(join(d, 'katex', 'k.css')).mtimeMs, `${c} as new as its file`);
+    // A copy that no longer decodes to the file (or does not decode at all) is made again.
+    writeFileSync(join(d, 'katex', 'k.css.gz'), 'not gzip');
+    writeFileSync(join(d, 'katex', 'k.css'), k);
+    utimesSync(join(d, 'katex', 'k.css.gz'), past, past);
+    utimesSync(join(d, 'katex', 'k.css.br'), past, past);
+    assert.deepEqual(precompressDir(d), { written: 1, kept: 3 });
+    assert.deepEqual(gunzipSync(readFileSync(join(d, 'katex', 'k.css.gz'))), k);
     // The LMS packages leave the copies out.
     assert.deepEqual(packageFiles(d).sort(), ['index.html', 'katex/k.css', 'pic.png']);
   } finally {
