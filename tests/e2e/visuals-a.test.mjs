@@ -258,12 +258,34 @@ test('exercise 10: the lines are softmax(−m·distance); a query lit by hover o
   // No slope on the page's picture (m₁ = 0.25 is the question below it).
   const text = await page.locator('.w-alibi-locality').innerText();
   assert.ok(!/0\.25\b|0\.2500/.test(text), 'a slope is printed');
+  // Large at 1280×800: the lines and the bias map side by side, each at least 400 px wide, their
+  // drawings starting on the first screen, and a query's row of the map level with its label in
+  // the lines (within 2 px); the curves under them, as wide as the two (the three were 247–284 px).
+  const big = await page.evaluate(() => {
+    const r = (sel) => document.querySelector(sel).getBoundingClientRect();
+    const mid = (b) => (b.top + b.bottom) / 2;
+    return {
+      lines: r('.aloc-lines'),
+      map: r('.aloc-map'),
+      curves: r('.aloc-curves'),
+      level: [0, 9, 15].map((q) => Math.abs(mid(document.querySelector(`.aloc-q[data-query="${q}"] rect`).getBoundingClientRect()) - mid(document.querySelector(`.aloc-row[data-query="${q}"] rect`).getBoundingClientRect()))),
+    };
+  });
+  for (const k of ['lines', 'map']) {
+    assert.ok(big[k].width >= 400, `the ${k} ${Math.round(big[k].width)} px wide`);
+    assert.ok(big[k].top < 800, `the ${k} start at ${Math.round(big[k].top)} px`);
+  }
+  assert.ok(big.map.left >= big.lines.right && Math.abs(big.map.top - big.lines.top) < 2, 'the lines and the map side by side, level');
+  assert.ok(big.curves.width >= 800 && big.curves.top >= big.lines.bottom, `the curves ${Math.round(big.curves.width)} px wide, under the lines`);
+  for (const d of big.level) assert.ok(d < 2, `a map row ${d.toFixed(1)} px off its query's line label`);
   // Hover query 10 (index 9): only its lines lit, its row framed, the curves its weights.
   await page.locator('.aloc-q[data-query="9"]').hover();
   ls = await lines();
   assert.ok(ls.filter((l) => l.lit).length > 0 && ls.filter((l) => l.lit).every((l) => l.q === 9));
+  // The frame on the map's row of query 10 (its cells' own top), level with the query's lines.
   const frameY = Number(await page.locator('.aloc-frame').getAttribute('y'));
-  assert.ok(Math.abs(frameY - (9 * 200) / L) < 1e-6, `frame at ${frameY}`);
+  const rowY = Number(await page.locator('.aloc-row[data-query="9"] rect').first().getAttribute('y'));
+  assert.ok(rowY > 0 && Math.abs(frameY - rowY) < 1e-6, `frame at ${frameY}, the row at ${rowY}`);
   assert.match(await page.locator('.aloc-curve-caption').textContent(), /クエリ 10/);
   assert.match(await page.locator('.aloc-readout').textContent(), new RegExp(weight(0, 9, 9).toFixed(3)));
   // Head 3: its lines.

@@ -70,7 +70,10 @@ export function mount(el, block, ctx) {
   // On a phone the bias map and the curves share a row above the lines (each about 170 px wide):
   // their drawings are drawn about as large as they show, so that their labels read at ≥ 12 px.
   const onPhone = () => typeof matchMedia === 'function' && matchMedia('(max-width: 40rem)').matches;
-  let mapSize = 200;
+  // Wider than a phone (issue 24): the lines and the map side by side, each about 400 px wide at
+  // 1280×800, drawn about as large as they show (a viewBox about 400 units wide), and the curves
+  // under both, as wide as the two (style.css).
+  let mapRow = 200 / 16; // the map's row height, for the frame
   // Labels at least 12 px as drawn, whatever a drawing's scale: the CSS sizes them (style.css), and a
   // drawing shrunk below that (the lines of a long sequence fit 22rem of height, a narrow column)
   // gets a floor, --aloc-min-label, of 12.5 px over its scale.
@@ -115,9 +118,9 @@ export function mount(el, block, ctx) {
     // viewBox): 34 units a row keeps each query a 44 px touch target, as the
     // attention lines' rows are.
     const phone = onPhone();
-    const ROW = phone ? 34 : L > 20 ? 14 : 18;
+    const ROW = phone ? 34 : L > 20 ? 10 : 16;
     const top = 22;
-    const LW = 260;
+    const LW = phone ? 260 : 400;
     const X0 = 44;
     const X1 = LW - 44;
     const y = (p) => top + p * ROW + ROW / 2;
@@ -159,9 +162,16 @@ export function mount(el, block, ctx) {
     linesSvg.replaceChildren(lines, labels, heading);
 
     // The bias map of the head, one colour scale for every head (the steepest head's far corner to 0).
-    const S = (mapSize = phone ? 142 : 200);
+    // On a phone square; wider, as tall as the lines' rows (one row per query, as there) and wide
+    // enough for the 400 px its column gives it.
+    const S = phone ? 142 : 360;
+    const SH = phone ? S : L * ROW;
     const C = S / L;
-    mapSvg.setAttribute('viewBox', phone ? `-24 -4 ${S + 28} ${S + 24}` : `-26 -4 ${S + 30} ${S + 24}`);
+    const CR = (mapRow = SH / L);
+    // Wider, its rows level with the lines' rows: the same row height and top (22 units, under the
+    // lines' heading), and the same 400 units of width, so both are drawn at one scale (style.css
+    // starts both drawings on one grid row).
+    mapSvg.setAttribute('viewBox', phone ? `-24 -4 ${S + 28} ${S + 24}` : `-30 -${top} ${LW} ${SH + top + 20}`);
     mapSvg.setAttribute('aria-label', t('aloc.map_aria', { L, h: hd + 1 }));
     const cells = s('g');
     for (let q = 0; q < L; q++) {
@@ -169,16 +179,16 @@ export function mount(el, block, ctx) {
       row.addEventListener('mouseenter', () => setQuery(q));
       for (let k = 0; k < L; k++) {
         const b = data.bias[(hd * L + q) * L + k];
-        row.append(s('rect', { x: k * C, y: q * C, width: C + 0.3, height: C + 0.3, fill: k > q ? '#e6e8eb' : viridis(1 - b / lowest).css, class: k > q ? 'masked' : undefined }));
+        row.append(s('rect', { x: k * C, y: q * CR, width: C + 0.3, height: CR + 0.3, fill: k > q ? '#e6e8eb' : viridis(1 - b / lowest).css, class: k > q ? 'masked' : undefined }));
       }
       cells.append(row);
     }
-    const frame = s('rect', { class: 'aloc-frame', x: 0, y: 0, width: S, height: C, fill: 'none' });
+    const frame = s('rect', { class: 'aloc-frame', x: 0, y: 0, width: S, height: CR, fill: 'none' });
     const axis = s('g', { class: 'aloc-axis', 'aria-hidden': 'true' });
     for (const p of [0, L - 1]) {
-      const a = s('text', { x: -4, y: p * C + C / 2, 'text-anchor': 'end', 'dominant-baseline': 'middle' });
+      const a = s('text', { x: -4, y: p * CR + CR / 2, 'text-anchor': 'end', 'dominant-baseline': 'middle' });
       a.textContent = String(p + 1);
-      const b = s('text', { x: p * C + C / 2, y: S + (phone ? 15 : 14), 'text-anchor': 'middle' });
+      const b = s('text', { x: p * C + C / 2, y: SH + (phone ? 15 : 14), 'text-anchor': 'middle' });
       b.textContent = String(p + 1);
       axis.append(a, b);
     }
@@ -206,13 +216,12 @@ export function mount(el, block, ctx) {
     linesSvg.classList.toggle('focused', pointed);
     for (const p of linesSvg.querySelectorAll('.aloc-line')) p.classList.toggle('lit', pointed && Number(p.dataset.query) === q);
     for (const g of linesSvg.querySelectorAll('.aloc-q')) g.classList.toggle('hl', Number(g.dataset.query) === q);
-    const C = mapSize / L;
-    mapSvg.querySelector('.aloc-frame')?.setAttribute('y', String(q * C));
+    mapSvg.querySelector('.aloc-frame')?.setAttribute('y', String(q * mapRow));
     // Curves: the query's weight on the key d tokens back, every head.
     const phone = onPhone();
-    const CW = phone ? 172 : 260;
-    const CH = phone ? 168 : 200;
-    const pad = phone ? { l: 36, r: 8, t: 8, b: 36 } : { l: 38, r: 10, t: 8, b: 36 };
+    const CW = phone ? 172 : 700;
+    const CH = phone ? 168 : 150;
+    const pad = phone ? { l: 36, r: 8, t: 8, b: 36 } : { l: 44, r: 14, t: 8, b: 36 };
     const xMax = Math.max(1, L - 1);
     // The y axis up to the largest weight of this query (rounded up to a tenth), so that a long row's small weights still read.
     let top = 0;
