@@ -322,7 +322,7 @@ function aLocLabels() {
     });
 }
 for (const [width, height] of [[1280, 800], [390, 844]]) {
-  test(`exercise 10 at ${width}×${height}: every label of its pictures is at least 12 px as drawn (lengths 16, 20, 32; ja and en)`, { timeout: 300000 }, async () => {
+  test(`exercise 10 at ${width}×${height}: every label of its pictures is at least 12 px as drawn (lengths 16, 20, 32; ja and en)${width > 640 ? '; the map’s rows level with the lines’' : ''}`, { timeout: 300000 }, async () => {
     const { page, context, problems } = await openPage(lab, 'http', { viewport: { width, height } });
     for (const lang of ['ja', 'en']) {
       await gotoReady(page, urlFor(lab, 'http', { ex: 'alibi', lang }));
@@ -341,6 +341,14 @@ for (const [width, height] of [[1280, 800], [390, 844]]) {
         assert.ok(labels.filter((l) => l.svg === 'aloc-lines').length >= L, `${lang} L=${L}: the lines' labels`);
         const small = labels.filter((l) => l.px < 12 || l.box < 12).map((l) => `${l.svg} "${l.text}" ${l.px.toFixed(1)} px (box ${l.box.toFixed(1)})`);
         assert.deepEqual([...new Set(small)], [], `${lang} L=${L}: labels under 12 px`);
+        // Wider than a phone, a query's row of the map stays level with its label in the lines at every length (within 2 px).
+        if (width > 640) {
+          const off = await page.evaluate((n) => [0, Math.floor(n / 2), n - 1].map((q) => {
+            const mid = (e) => ((r) => (r.top + r.bottom) / 2)(e.getBoundingClientRect());
+            return Math.abs(mid(document.querySelector(`.aloc-q[data-query="${q}"] rect`)) - mid(document.querySelector(`.aloc-row[data-query="${q}"] rect`)));
+          }), L);
+          for (const d of off) assert.ok(d < 2, `${lang} L=${L}: a map row ${d.toFixed(1)} px off its query's label`);
+        }
       }
     }
     assert.deepEqual(problems.console, []);
