@@ -260,7 +260,7 @@ test('exercise 9: the run’s curves under the map (top < 1600 px at 1280×800);
         // Hover the map's row of pair 1: the table's row 1 lights, no other.
         await page.hover(`${M} .ropeext-row[data-pair="1"]`);
         assert.deepEqual(await page.locator(`${M} .ropeext-table tr.lit`).evaluateAll((trs) => trs.map((tr) => tr.dataset.pair)), ['1']);
-        // The map starts with plain RoPE (Part 2's model): hovering it lights plain RoPE's
+        // The map starts with plain RoPE (Part 2's frequencies): hovering it lights plain RoPE's
         // curves and row in the run, and dims the others.
         assert.equal(await page.locator(`${M} select[id$="-method"]`).inputValue(), 'none');
         assert.equal(await page.locator(`${R} polyline.lit`).count(), 2, 'plain RoPE’s curve in both plots');
@@ -287,9 +287,9 @@ test('exercise 9: the run’s curves under the map (top < 1600 px at 1280×800);
       const frames = Number(await page.locator(M).getAttribute('data-anim-frames'));
       if (reducedMotion === 'reduce') assert.equal(frames, 0);
       else assert.equal(frames, 7);
-      // The end state is the core's map for s = 4: round(4 · 16) + 1 = 65 positions, 4 pairs.
-      const m = core.ropeAngleMap({ d: 8, base: 100, trainedLength: 16, s: 4, method: 'none', yarnEdges: 'paper' });
-      assert.equal(m.positions, 65);
+      // The end state is the core's map for s = 4 at the start's L = 24: 4 · 24 + 1 = 97 positions, 4 pairs.
+      const m = core.ropeAngleMap({ d: 8, base: 100, trainedLength: 24, s: 4, method: 'none', yarnEdges: 'paper' });
+      assert.equal(m.positions, 97);
       const drawn = await page.evaluate((w) => [...document.querySelectorAll(`${w} .ropeext-row`)].map((g) => g.querySelectorAll('rect:not(.ropeext-row-ring)').length), M);
       assert.deepEqual(drawn, Array(m.pairs).fill(m.positions));
       assert.equal(await page.locator(`${M} .ropeext-figure`).getAttribute('data-s'), '4');

@@ -109,17 +109,18 @@ function select(id, label, values, value, show = String) {
 
 export function mount(el, block, ctx) {
   const id = `${block.id}-${++counter}`;
-  // The map starts with Part 2's model (exercise 9's run: head width 8, base 100, L = 16, s = 2)
-  // under plain RoPE, so that the first picture shows what the lesson is about: pairs 1–3 of that
-  // model turn to angles never seen in training (hatched), and hovering the map lights plain
-  // RoPE's curves of the run under it, which fall past the trained length (issue 24: the start
+  // The map starts with the frequencies of Part 2's model (exercise 9's run: head width 8,
+  // base 100, θᵢ = 1, 0.32, 0.1, 0.032) trained up to L = 24 and stretched s = 2, under plain
+  // RoPE, so that the first picture shows what the lesson is about: the slow pairs 2 and 3 turn to
+  // angles never seen in training (hatched), while pairs 0 and 1 swept the whole circle (24 and
+  // 7.6 rad); hovering the map lights plain RoPE's curves of the run under it (issue 24: the start
   // with PI hatched nothing, PI never does). It stands beside the graded prediction
-  // (beside_prediction), whose variants ask d 8, base 10 000, s 2–4 under none, ntk or base: the
-  // start is no variant's map (its base is 100, so its frequencies θᵢ = 1, 0.32, 0.1, 0.032 are
-  // none of theirs, pair by pair). It does teach that slow pairs leave and fast ones that swept
-  // the circle do not, which the "none" variants then apply at base 10 000: that is the lesson,
-  // not a copy of an answer. tests/e2e/visuals-d.
-  const w = { state: { d: 8, base: 100, L: 16, s: 2, method: 'none', yarnEdges: 'paper' }, result: null, error: null };
+  // (beside_prediction), whose variants ask d 8, base 10 000, L 16, s 2–4 under none, ntk or base;
+  // their answers are pairs {1, 2, 3} (none), {1, 2} (ntk), {} or {1} (base 500 000). L = 24 is
+  // chosen so that the start's verdict, {2, 3}, is none of them: copying it answers no variant.
+  // Part 2's own L = 16 (pairs 1–3 hatched) would show every "none" variant its answer.
+  // tests/e2e/visuals-d works both out by hand.
+  const w = { state: { d: 8, base: 100, L: 24, s: 2, method: 'none', yarnEdges: 'paper' }, result: null, error: null };
   const d = select(`${id}-d`, t('ropeext.d'), WIDTHS, w.state.d);
   const base = select(`${id}-base`, t('ropeext.base'), BASES, w.state.base);
   const scale = select(`${id}-s`, t('ropeext.s'), SCALES, w.state.s);
