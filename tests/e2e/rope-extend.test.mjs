@@ -18,29 +18,29 @@ after(async () => {
   await lab?.close();
 });
 
-// d 8, base 10^4, L 16: θᵢ = 10^(−i) = 1, 0.1, 0.01, 0.001. The trained
+// d 8, base b (10^4 unless given), L 16: θᵢ = b^(−i/4) (at 10^4: 1, 0.1, 0.01, 0.001). The trained
 // positions m = 0 … 16 produced the angles m·θᵢ mod 2π and swept the arcs
 // between neighbours; a pair leaves if some position m = 0 … s·16 turns it,
 // under the method's θ'ᵢ, to a wrapped angle on none of those arcs.
-function leavingByHand(method, s) {
-  const theta = [1, 0.1, 0.01, 0.001];
+function leavingByHand(method, s, b = 10000, L = 16) {
+  const theta = [0, 1, 2, 3].map((i) => b ** (-i / 4));
   const scaled = theta.map((th, i) => {
     if (method === 'none') return th;
     if (method === 'pi') return th / s; // positions scaled by 1/s
-    if (method === 'ntk') return (10000 * s ** (8 / 6)) ** (-i / 4); // base' = base·s^(d/(d−2))
+    if (method === 'ntk') return (b * s ** (8 / 6)) ** (-i / 4); // base' = base·s^(d/(d−2))
     if (method === 'base') return 500000 ** (-i / 4);
     throw new Error(method);
   });
   const wrap = (a) => ((a % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
   const seen = (a, th) => {
-    for (let m = 0; m < 16; m++) {
+    for (let m = 0; m < L; m++) {
       const ahead = wrap(a - m * th);
       if (ahead <= th + 1e-9 || ahead >= 2 * Math.PI - 1e-9) return true;
     }
     return false;
   };
   return theta
-    .map((th, i) => Array.from({ length: s * 16 + 1 }, (_, m) => m).some((m) => !seen(wrap(m * scaled[i]), th)))
+    .map((th, i) => Array.from({ length: s * L + 1 }, (_, m) => m).some((m) => !seen(wrap(m * scaled[i]), th)))
     .flatMap((b, i) => (b ? [`p${i}`] : []));
 }
 
@@ -81,28 +81,39 @@ for (const { mode, lang, learner } of passes) {
     await page.waitForSelector('.ropeext-table');
     // The question on the student's own run waits for a run, and says so in the page's language.
     assert.match(await page.locator('[data-question="run-solved-all"] .run-note').textContent(), lang === 'ja' ? /あなた自身の実行の結果から答えます。上の「実験を始める」で/ : /reads your own run/);
-    // Defaults: d 8, base 10^4, L 16, s 2 and position interpolation (the method no variant of
-    // the prediction asks, so the picture beside it gives nothing away): no pair leaves.
+    // Defaults: Part 2's frequencies (d 8, base 100) at L 24, s 2, under plain RoPE: pairs 2, 3 leave.
     const leavesColumn = () => page.locator('.ropeext-table tbody tr td:last-child').allTextContents();
     const yes = lang === 'ja' ? '出る' : 'yes';
     const no = lang === 'ja' ? '出ない' : 'no';
-    const byHand = (m, s) => ['p0', 'p1', 'p2', 'p3'].map((p) => (leavingByHand(m, s).includes(p) ? yes : no));
+    const byHand = (m, s, b, L) => ['p0', 'p1', 'p2', 'p3'].map((p) => (leavingByHand(m, s, b, L).includes(p) ? yes : no));
     // The whole column as worked out by hand (one row alone can already say so before the redraw).
     const columnIs = (want) => page.waitForFunction((w) => JSON.stringify([...document.querySelectorAll('.ropeext-table tbody tr td:last-child')].map((td) => td.textContent)) === w, JSON.stringify(want), { timeout: 20000 });
-    assert.deepEqual(byHand('pi', 2), [no, no, no, no]);
-    assert.equal(await page.locator('select[id$="-method"]').inputValue(), 'pi');
-    assert.deepEqual(await leavesColumn(), byHand('pi', 2));
-    assert.equal(await page.locator('.ropeext-svg rect[fill^="url("]').count(), 0, 'PI: nothing unseen');
-
-    // The method by keyboard: Tab to the select, plain RoPE with the arrow key: pairs 1, 2, 3 leave.
-    await page.mouse.click(1, 1);
-    await tabTo(page, 'select[id$="-method"]');
-    await page.keyboard.press('ArrowUp'); // pi → none
-    await page.waitForFunction(() => document.querySelector('select[id$="-method"]').value === 'none');
-    assert.deepEqual(byHand('none', 2), [no, yes, yes, yes]);
-    await columnIs(byHand('none', 2));
+    assert.deepEqual(byHand('none', 2, 100, 24), [no, no, yes, yes]);
+    assert.equal(await page.locator('select[id$="-method"]').inputValue(), 'none');
+    assert.equal(await page.locator('select[id$="-base"]').inputValue(), '100');
+    assert.equal(await page.locator('input[id$="-L"]').inputValue(), '24');
+    assert.deepEqual(await leavesColumn(), byHand('none', 2, 100, 24));
     assert.ok((await page.locator('.ropeext-svg rect[fill^="url("]').count()) > 0, 'unseen angles are hatched');
-    await page.keyboard.press('ArrowDown'); // none → pi: nothing unseen again
+
+    // The base by keyboard: Tab to its select, 10^4 with the arrow key: plain RoPE leaves pairs 1, 2, 3.
+    await page.mouse.click(1, 1);
+    await tabTo(page, 'select[id$="-base"]');
+    await page.keyboard.press('ArrowDown'); // 100 → 10000
+    await page.waitForFunction(() => document.querySelector('select[id$="-base"]').value === '10000');
+    // Wait for the table to show base 10^4's θ₁ = 0.1 (the column alone reads the same as at 100).
+    await page.waitForFunction(() => document.querySelector('.ropeext-table tbody tr:nth-child(2) td:nth-child(2)')?.textContent === '0.10000');
+    assert.deepEqual(byHand('none', 2, 10000, 24), [no, yes, yes, yes]);
+    await columnIs(byHand('none', 2, 10000, 24));
+    // The question's trained length: Tab on to the L slider, 24 → 16 with the arrow key.
+    await tabTo(page, 'input[id$="-L"]');
+    for (let k = 0; k < 8; k++) await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(() => document.querySelector('input[id$="-L"]').value === '16');
+    // Wait for the table to show L = 16's swept angle of pair 1, 16·0.1 = 1.6.
+    await page.waitForFunction(() => /^1\.60*$/.test(document.querySelector('.ropeext-table tbody tr:nth-child(2) td:nth-child(4)')?.textContent ?? ''));
+    await columnIs(byHand('none', 2));
+    // The method by keyboard: Tab on to its select; PI with the arrow key.
+    await tabTo(page, 'select[id$="-method"]');
+    await page.keyboard.press('ArrowDown'); // none → pi: nothing unseen
     await page.waitForFunction(() => document.querySelector('select[id$="-method"]').value === 'pi');
     await columnIs(byHand('pi', 2));
     assert.equal(await page.locator('.ropeext-svg rect[fill^="url("]').count(), 0, 'PI: nothing unseen');

@@ -258,12 +258,34 @@ test('exercise 10: the lines are softmax(−m·distance); a query lit by hover o
   // No slope on the page's picture (m₁ = 0.25 is the question below it).
   const text = await page.locator('.w-alibi-locality').innerText();
   assert.ok(!/0\.25\b|0\.2500/.test(text), 'a slope is printed');
+  // Large at 1280×800: the lines and the bias map side by side, each at least 400 px wide, their
+  // drawings starting on the first screen, and a query's row of the map level with its label in
+  // the lines (within 2 px); the curves under them, as wide as the two (the three were 247–284 px).
+  const big = await page.evaluate(() => {
+    const r = (sel) => document.querySelector(sel).getBoundingClientRect();
+    const mid = (b) => (b.top + b.bottom) / 2;
+    return {
+      lines: r('.aloc-lines'),
+      map: r('.aloc-map'),
+      curves: r('.aloc-curves'),
+      level: [0, 9, 15].map((q) => Math.abs(mid(document.querySelector(`.aloc-q[data-query="${q}"] rect`).getBoundingClientRect()) - mid(document.querySelector(`.aloc-row[data-query="${q}"] rect`).getBoundingClientRect()))),
+    };
+  });
+  for (const k of ['lines', 'map']) {
+    assert.ok(big[k].width >= 400, `the ${k} ${Math.round(big[k].width)} px wide`);
+    assert.ok(big[k].top < 800, `the ${k} start at ${Math.round(big[k].top)} px`);
+  }
+  assert.ok(big.map.left >= big.lines.right && Math.abs(big.map.top - big.lines.top) < 2, 'the lines and the map side by side, level');
+  assert.ok(big.curves.width >= 800 && big.curves.top >= big.lines.bottom, `the curves ${Math.round(big.curves.width)} px wide, under the lines`);
+  for (const d of big.level) assert.ok(d < 2, `a map row ${d.toFixed(1)} px off its query's line label`);
   // Hover query 10 (index 9): only its lines lit, its row framed, the curves its weights.
   await page.locator('.aloc-q[data-query="9"]').hover();
   ls = await lines();
   assert.ok(ls.filter((l) => l.lit).length > 0 && ls.filter((l) => l.lit).every((l) => l.q === 9));
+  // The frame on the map's row of query 10 (its cells' own top), level with the query's lines.
   const frameY = Number(await page.locator('.aloc-frame').getAttribute('y'));
-  assert.ok(Math.abs(frameY - (9 * 200) / L) < 1e-6, `frame at ${frameY}`);
+  const rowY = Number(await page.locator('.aloc-row[data-query="9"] rect').first().getAttribute('y'));
+  assert.ok(rowY > 0 && Math.abs(frameY - rowY) < 1e-6, `frame at ${frameY}, the row at ${rowY}`);
   assert.match(await page.locator('.aloc-curve-caption').textContent(), /クエリ 10/);
   assert.match(await page.locator('.aloc-readout').textContent(), new RegExp(weight(0, 9, 9).toFixed(3)));
   // Head 3: its lines.
@@ -287,6 +309,74 @@ test('exercise 10: the lines are softmax(−m·distance); a query lit by hover o
   await context.close();
 });
 
+// Exercise 10: a distance picked on the curves (pointer, or Tab and the arrow keys) lights, for every
+// query, the lines at that distance and the map's diagonal of it, and marks the curves; the readout
+// gives the weight, worked out here as softmax(−m·distance) over the query's keys.
+test('exercise 10 at 1280×800: a distance on the curves lights its lines and its diagonal of the bias, by pointer and by keys', { timeout: 300000 }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'alibi', lang: 'en' }));
+  const H = 4;
+  const L = 16;
+  const slope = (hd) => 2 ** ((-8 * (hd + 1)) / H);
+  const weight = (hd, q, k) => {
+    let z = 0;
+    for (let j = 0; j <= q; j++) z += Math.exp(-slope(hd) * (q - j));
+    return Math.exp(-slope(hd) * (q - k)) / z;
+  };
+  // The pairs drawn as lines (weight ≥ 0.01) at distance d, head 1.
+  const drawnAt = (d) => {
+    const out = [];
+    for (let q = d; q < L; q++) if (weight(0, q, q - d) >= 0.01) out.push([q, q - d]);
+    return out;
+  };
+  const state = () =>
+    page.evaluate(() => ({
+      litD: [...document.querySelectorAll('.aloc-line.lit-d')].map((p) => [Number(p.dataset.query), Number(p.dataset.key)]).sort((a, b) => a[0] - b[0]),
+      dimmed: [...document.querySelectorAll('.aloc-line:not(.lit-d)')].map((p) => Number(getComputedStyle(p).opacity)),
+      diag: [...document.querySelectorAll('.aloc-diag rect')].map((r) => [Number(r.dataset.query), Number(r.dataset.key)]),
+      marks: document.querySelectorAll('.aloc-d-dot').length,
+      now: document.querySelector('.aloc-curves').getAttribute('aria-valuenow'),
+      readout: document.querySelector('.aloc-readout').textContent,
+    }));
+  // Pointer: over the curves at the tick of distance 8 (the middle of the axis).
+  const tick = page.locator('.aloc-curves .aloc-axis text', { hasText: /^8$/ });
+  const tb = await tick.boundingBox();
+  const cb = await page.locator('.aloc-curves').boundingBox();
+  await page.mouse.move(tb.x + tb.width / 2, cb.y + cb.height / 3);
+  // The others fade out (a 0.2 s transition, none under reduced motion): waited for, as a state.
+  await page.waitForFunction(() => [...document.querySelectorAll('.aloc-line:not(.lit-d)')].every((p) => Number(getComputedStyle(p).opacity) < 0.2) && document.querySelector('.aloc-line.lit-d'));
+  let st = await state();
+  assert.deepEqual(st.litD, drawnAt(8));
+  assert.ok(st.litD.length > 0 && st.dimmed.length > 0 && st.dimmed.every((o) => o < 0.2), 'the other lines dimmed');
+  assert.deepEqual(st.diag, Array.from({ length: L - 8 }, (_, i) => [i + 8, i]));
+  assert.equal(st.marks, H);
+  assert.match(st.readout, new RegExp(`Distance 8: query 16, head 1 gives key 8 the weight ${weight(0, 15, 7).toFixed(3)}`));
+  // Leaving the curves clears it.
+  await page.mouse.move(1, 1);
+  st = await state();
+  assert.deepEqual([st.litD.length, st.diag.length, st.marks], [0, 0, 0]);
+  // Keys: Tab to the curves (distance 0 on focus), → twice, then End.
+  await page.locator('h1').click();
+  await tabUntil(page, () => document.activeElement?.matches('.aloc-curves'));
+  st = await state();
+  assert.deepEqual(st.litD, drawnAt(0));
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  st = await state();
+  assert.equal(st.now, '2');
+  assert.deepEqual(st.litD, drawnAt(2));
+  assert.equal(st.diag.length, L - 2);
+  await page.keyboard.press('End');
+  st = await state();
+  assert.equal(st.now, String(L - 1));
+  assert.deepEqual(st.diag, [[L - 1, 0]]);
+  assert.deepEqual(await axeViolations(page), []);
+  await page.keyboard.press('Tab');
+  assert.equal((await state()).diag.length, 0, 'leaving by Tab clears it');
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
+
 // Exercise 10's pictures (the lines, the bias map, the curves) are drawn scaled to their columns, and
 // the lines of a long sequence shrink to fit their height: every label, as drawn, is at least 12 px
 // (its font size times the drawing's scale; its glyph box no lower), at 1280×800 and 390×844, ja and
@@ -300,7 +390,7 @@ function aLocLabels() {
     });
 }
 for (const [width, height] of [[1280, 800], [390, 844]]) {
-  test(`exercise 10 at ${width}×${height}: every label of its pictures is at least 12 px as drawn (lengths 16, 20, 32; ja and en)`, { timeout: 300000 }, async () => {
+  test(`exercise 10 at ${width}×${height}: every label of its pictures is at least 12 px as drawn (lengths 16, 20, 32; ja and en)${width > 640 ? '; the map’s rows level with the lines’' : ''}`, { timeout: 300000 }, async () => {
     const { page, context, problems } = await openPage(lab, 'http', { viewport: { width, height } });
     for (const lang of ['ja', 'en']) {
       await gotoReady(page, urlFor(lab, 'http', { ex: 'alibi', lang }));
@@ -319,6 +409,14 @@ for (const [width, height] of [[1280, 800], [390, 844]]) {
         assert.ok(labels.filter((l) => l.svg === 'aloc-lines').length >= L, `${lang} L=${L}: the lines' labels`);
         const small = labels.filter((l) => l.px < 12 || l.box < 12).map((l) => `${l.svg} "${l.text}" ${l.px.toFixed(1)} px (box ${l.box.toFixed(1)})`);
         assert.deepEqual([...new Set(small)], [], `${lang} L=${L}: labels under 12 px`);
+        // Wider than a phone, a query's row of the map stays level with its label in the lines at every length (within 2 px).
+        if (width > 640) {
+          const off = await page.evaluate((n) => [0, Math.floor(n / 2), n - 1].map((q) => {
+            const mid = (e) => ((r) => (r.top + r.bottom) / 2)(e.getBoundingClientRect());
+            return Math.abs(mid(document.querySelector(`.aloc-q[data-query="${q}"] rect`)) - mid(document.querySelector(`.aloc-row[data-query="${q}"] rect`)));
+          }), L);
+          for (const d of off) assert.ok(d < 2, `${lang} L=${L}: a map row ${d.toFixed(1)} px off its query's label`);
+        }
       }
     }
     assert.deepEqual(problems.console, []);

@@ -238,7 +238,7 @@ function storedRun() {
   return { seeds: [1], results: [{ seed: 1, curves }] };
 }
 
-test('exercise 9: pairs linked (map ↔ table) and methods linked (map ↔ the run’s curves), by hover and by Tab; s animates unless motion is reduced', { timeout: T(240000) }, async () => {
+test('exercise 9: the run’s curves under the map (top < 1600 px at 1280×800); pairs linked (map ↔ table) and methods linked (map ↔ the run’s curves), by hover and by Tab; s animates unless motion is reduced', { timeout: T(240000) }, async () => {
   for (const reducedMotion of ['no-preference', 'reduce']) {
     const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 }, reducedMotion });
     try {
@@ -251,26 +251,38 @@ test('exercise 9: pairs linked (map ↔ table) and methods linked (map ↔ the r
       assert.ok(runW, `the stored run is shown (${ids.join(', ')})`);
       const M = `[data-widget="${mapW}"]`;
       const R = `[data-widget="${runW}"]`;
+      // The run's curves within the first two screens, in the map's column right under it (they
+      // were at y ≈ 3,417, under the text and the questions).
+      const at = await page.evaluate(([m, r]) => {
+        window.scrollTo(0, 0);
+        const box = (e) => e.getBoundingClientRect();
+        const plots = [...document.querySelectorAll(`${r} .lineplot-figure svg`)].map(box);
+        return { map: box(document.querySelector(m)), run: box(document.querySelector(r)), plots: plots.map((p) => ({ top: p.top, left: p.left, right: p.right })) };
+      }, [M, R]);
+      assert.equal(at.plots.length, 2, 'two plots: zero-shot and after the fine-tune');
+      for (const p of at.plots) assert.ok(p.top < 1600, `a curve plot at ${Math.round(p.top)} px`);
+      assert.ok(at.run.top >= at.map.bottom && at.run.top - at.map.bottom < 40, `the run at ${Math.round(at.run.top)} px, the map ends at ${Math.round(at.map.bottom)}`);
+      assert.ok(Math.abs(at.run.left - at.map.left) < 2 && Math.abs(at.run.right - at.map.right) < 2, 'the run in the map’s column');
       if (reducedMotion === 'no-preference') {
         // Hover the map's row of pair 1: the table's row 1 lights, no other.
         await page.hover(`${M} .ropeext-row[data-pair="1"]`);
         assert.deepEqual(await page.locator(`${M} .ropeext-table tr.lit`).evaluateAll((trs) => trs.map((tr) => tr.dataset.pair)), ['1']);
-        // The map starts with PI (no variant of the prediction asks it): hovering it lights PI's
+        // The map starts with plain RoPE (Part 2's frequencies): hovering it lights plain RoPE's
         // curves and row in the run, and dims the others.
-        assert.equal(await page.locator(`${M} select[id$="-method"]`).inputValue(), 'pi');
-        assert.equal(await page.locator(`${R} polyline.lit`).count(), 2, 'PI’s curve in both plots');
-        assert.equal(await page.locator(`${R} polyline.lit[data-method-key="pi"]`).count(), 2);
-        assert.equal(await page.locator(`${R} tr.lit`).getAttribute('data-method'), 'pi');
+        assert.equal(await page.locator(`${M} select[id$="-method"]`).inputValue(), 'none');
+        assert.equal(await page.locator(`${R} polyline.lit`).count(), 2, 'plain RoPE’s curve in both plots');
+        assert.equal(await page.locator(`${R} polyline.lit[data-method-key="none"]`).count(), 2);
+        assert.equal(await page.locator(`${R} tr.lit`).getAttribute('data-method'), 'none');
         await page.mouse.move(1, 1);
         assert.equal(await page.locator(`${R} polyline.lit`).count(), 0);
         // Tab to a table row header of the map's table (pair 2): the map's row lights.
         await tabTo(page, `${M} .ropeext-table th[tabindex]`, 80);
         const pair = await page.evaluate(() => document.activeElement.closest('tr').dataset.pair);
         assert.equal(await page.locator(`${M} .ropeext-row.lit`).getAttribute('data-pair'), pair);
-        // Tab on to the run's legend: PI's entry lights PI's curves and the map (it draws PI);
-        // NTK's entry lights NTK's curves, not the map.
-        await tabTo(page, `${R} .lp-legend li[data-method-key="pi"]`, 80);
-        assert.equal(await page.locator(`${R} polyline.lit[data-method-key="pi"]`).count(), 2, "PI’s curve in both plots");
+        // Tab on to the run's legend: plain RoPE's entry lights its curves and the map (it draws
+        // plain RoPE); NTK's entry lights NTK's curves, not the map.
+        await tabTo(page, `${R} .lp-legend li[data-method-key="none"]`, 80);
+        assert.equal(await page.locator(`${R} polyline.lit[data-method-key="none"]`).count(), 2, "plain RoPE’s curve in both plots");
         assert.equal(await page.locator(`${M} .ropeext-figure.lit`).count(), 1);
         await tabTo(page, `${R} .lp-legend li[data-method-key="ntk"]`, 10);
         assert.equal(await page.locator(`${R} polyline.lit[data-method-key="ntk"]`).count(), 2, "NTK’s curve in both plots");
@@ -282,9 +294,9 @@ test('exercise 9: pairs linked (map ↔ table) and methods linked (map ↔ the r
       const frames = Number(await page.locator(M).getAttribute('data-anim-frames'));
       if (reducedMotion === 'reduce') assert.equal(frames, 0);
       else assert.equal(frames, 7);
-      // The end state is the core's map for s = 4: round(4 · 16) + 1 = 65 positions, 4 pairs.
-      const m = core.ropeAngleMap({ d: 8, base: 10000, trainedLength: 16, s: 4, method: 'pi', yarnEdges: 'paper' });
-      assert.equal(m.positions, 65);
+      // The end state is the core's map for s = 4 at the start's L = 24: 4 · 24 + 1 = 97 positions, 4 pairs.
+      const m = core.ropeAngleMap({ d: 8, base: 100, trainedLength: 24, s: 4, method: 'none', yarnEdges: 'paper' });
+      assert.equal(m.positions, 97);
       const drawn = await page.evaluate((w) => [...document.querySelectorAll(`${w} .ropeext-row`)].map((g) => g.querySelectorAll('rect:not(.ropeext-row-ring)').length), M);
       assert.deepEqual(drawn, Array(m.pairs).fill(m.positions));
       assert.equal(await page.locator(`${M} .ropeext-figure`).getAttribute('data-s'), '4');

@@ -3,11 +3,12 @@
 //
 // - Exercise 9's angle map is the main visual beside the graded prediction:
 //   whole on the first screen at 1280×800 (ja, en), left of it the question;
-//   on a phone first, under its controls, the text and the question after it. It starts with position
-//   interpolation, a method none of the question's variants asks (read from
-//   the exercise file), so its first state answers no variant: its "leaves?"
-//   column is the one worked out here by hand for PI (no pair), and the text
-//   after it says why it starts there.
+//   on a phone first, under its controls, the text and the question after it. It starts with
+//   Part 2's frequencies (base 100, the run's) at L = 24 under plain RoPE, so that its first
+//   picture hatches what training never saw, and its verdict (pairs 2, 3) is no variant's answer: the hatched cells are the ones counted here by hand (before, it started
+//   with PI and hatched nothing); its frequencies are no asked variant's (the question asks base
+//   10 000, read from the exercise file). Set to PI, nothing is hatched and the map says why (by
+//   construction). The text after the question says what the start shows.
 // - Labels on one line: RoPE's sliders (exercise 8) and stretching RoPE's
 //   controls (exercise 9), at 390 and 1280 px, ja and en; on a phone the lab
 //   controls' labels sit beside their fields (exercise 4).
@@ -35,19 +36,19 @@ const ex9 = file('09-rope-extend.yaml');
 const methodsAsked = ex9.variants.method.options;
 const sAsked = ex9.variants.s;
 
-// Which pairs leave under method m at stretch s, for d 8, base 10^4, L 16 (a second, plain
-// implementation): the trained positions 0 … 16 swept the arc [0, 16·θᵢ] (mod 2π, the whole
-// circle once 16·θᵢ ≥ 2π); a pair leaves if some position 0 … 16·s turns it, under θ'ᵢ,
-// to an angle off that arc.
-function leavingByHand(m, s) {
-  const theta = [1, 0.1, 0.01, 0.001];
-  const scaled = theta.map((th, i) => ({ none: th, pi: th / s, ntk: (10000 * s ** (8 / 6)) ** (-i / 4), base: 500000 ** (-i / 4) })[m]);
+// Which pairs leave under method m at stretch s, for d 8, trained length L (16 unless given) and
+// base b (10^4 unless given) (a second, plain implementation): the trained positions 0 … L swept
+// the arc [0, L·θᵢ] (mod 2π, the whole circle once L·θᵢ ≥ 2π); a pair leaves if some position
+// 0 … L·s turns it, under θ'ᵢ, to an angle off that arc.
+function leavingByHand(m, s, b = 10000, L = 16) {
+  const theta = [0, 1, 2, 3].map((i) => b ** (-i / 4));
+  const scaled = theta.map((th, i) => ({ none: th, pi: th / s, ntk: (b * s ** (8 / 6)) ** (-i / 4), base: 500000 ** (-i / 4) })[m]);
   const twoPi = 2 * Math.PI;
   return theta.map((th, i) => {
-    if (16 * th >= twoPi) return false;
-    for (let pos = 0; pos <= 16 * s; pos++) {
+    if (L * th >= twoPi) return false;
+    for (let pos = 0; pos <= L * s; pos++) {
       const a = (pos * scaled[i]) % twoPi;
-      if (a > 16 * th + 1e-9) return true;
+      if (a > L * th + 1e-9) return true;
     }
     return false;
   });
@@ -56,36 +57,58 @@ function leavingByHand(m, s) {
 // θ'ᵢ of method m at stretch s (d 8, base 10^4), by hand.
 const thetaOf = (m, s) => [0, 1, 2, 3].map((i) => ({ none: 10 ** -i, pi: 10 ** -i / s, ntk: (10000 * s ** (8 / 6)) ** (-i / 4), base: 500000 ** (-i / 4) })[m]);
 
-test('exercise 9: the variants never ask PI, and the map\'s first frequencies are no asked variant\'s; by hand, PI leaves no pair', () => {
+// The cells (position m = 0 … L·s, pair i) the map hatches under method m at stretch s, d 8,
+// trained length L (16 unless given), base b, counted by hand: a pair that swept less than the
+// circle in training (L·θᵢ < 2π), at an angle m·θ'ᵢ (mod 2π) strictly between L·θᵢ and 2π.
+function unseenCellsByHand(m, s, b, L = 16) {
+  const twoPi = 2 * Math.PI;
+  const theta = [0, 1, 2, 3].map((i) => b ** (-i / 4));
+  const scaled = theta.map((th, i) => ({ none: th, pi: th / s })[m]);
+  let n = 0;
+  for (let pos = 0; pos <= L * s; pos++)
+    theta.forEach((th, i) => {
+      const a = (pos * scaled[i]) % twoPi;
+      if (L * th < twoPi && a > L * th + 1e-6 && a < twoPi - 1e-6) n++;
+    });
+  return n;
+}
+
+test('exercise 9: the map starts with Part 2’s frequencies at L = 24 under plain RoPE, hatching pairs 2 and 3; its verdict is no asked variant’s answer; by hand, PI leaves no pair', () => {
   assert.deepEqual(sAsked, { kind: 'integer', min: 2, max: 4 });
   assert.deepEqual(methodsAsked, ['none', 'ntk', 'base']);
-  assert.ok(!methodsAsked.includes('pi'));
-  assert.deepEqual(leavingByHand('pi', 2), [false, false, false, false]);
-  // Plain RoPE's start gave its variants away: pairs 1–3 leave at every s asked.
-  for (let s = sAsked.min; s <= sAsked.max; s++) assert.deepEqual(leavingByHand('none', s), [false, true, true, true]);
-  // Of the nine variants, exactly one has PI's verdict (no pair leaves) for its answer: base
-  // 500 000 at s = 2, whose answer then changes with s; PI's verdict is the same at every s.
-  // Kept (the reasoning is next to the starting state in rope-extend.js): a coincidence.
-  const answers = [];
-  for (const m of methodsAsked) for (let s = sAsked.min; s <= sAsked.max; s++) answers.push([`${m}@${s}`, leavingByHand(m, s).some(Boolean)]);
-  assert.deepEqual(answers.filter(([, any]) => !any).map(([k]) => k), ['base@2']);
-  assert.deepEqual(leavingByHand('base', 3), [false, true, false, false]);
-  assert.deepEqual(leavingByHand('base', 4), [false, true, false, false]);
-  for (let s = sAsked.min; s <= sAsked.max; s++) assert.deepEqual(leavingByHand('pi', s), [false, false, false, false]);
-  // The start (PI, s = 2) turns the slow pairs at other speeds than any asked variant: its map is
-  // not theirs. (NTK-aware's last pair is PI's by construction, as the exercise's own table says.)
-  const start = thetaOf('pi', 2);
+  // The question asks base 10 000 and L = 16 (its prompt and its key's args); the start is base 100, the run's.
+  const key = ex9.blocks.find((b) => b.id === 'which-pairs-leave').answer_from.pairs_leaving.args;
+  assert.deepEqual({ d: key.d, base: key.base, trainedLength: key.trainedLength }, { d: 8, base: 10000, trainedLength: 16 });
+  assert.equal(ex9.blocks.find((b) => b.type === 'choice' && b.answer_from?.extend_run).answer_from.extend_run.args.base, 100);
+  // The start: plain RoPE at base 100, θᵢ = 1, 0.32, 0.1, 0.032, trained to L = 24: pairs 0 and 1
+  // swept 24 and 7.6 rad (the whole circle); pairs 2 and 3 swept 2.4 and 0.76 rad and reach 4.8
+  // and 1.5 at position 48.
+  assert.deepEqual(leavingByHand('none', 2, 100, 24), [false, false, true, true]);
+  assert.ok(unseenCellsByHand('none', 2, 100, 24) > 0);
+  // Copying the start's verdict answers no variant: every asked method and s at the question's
+  // settings gives another set of pairs (Part 2's own L = 16 would give pairs 1–3, the answer of
+  // every "none" variant).
+  const start = JSON.stringify(leavingByHand('none', 2, 100, 24));
+  for (const m of methodsAsked)
+    for (let s = sAsked.min; s <= sAsked.max; s++) assert.notEqual(JSON.stringify(leavingByHand(m, s)), start, `${m}, s = ${s}`);
+  assert.deepEqual(leavingByHand('none', 2, 100, 16), leavingByHand('none', 2));
+  // PI leaves no pair, at every s asked and at either base: θᵢ/s at 16·s ends where θᵢ at 16 did.
+  for (let s = sAsked.min; s <= sAsked.max; s++) for (const b of [100, 10000]) {
+    assert.deepEqual(leavingByHand('pi', s, b), [false, false, false, false]);
+    assert.equal(unseenCellsByHand('pi', s, b), 0);
+  }
+  // The start turns the pairs 1–3 at other speeds than any asked variant: its map is none of theirs.
+  const startTheta = [0, 1, 2, 3].map((i) => 100 ** (-i / 4));
   for (const m of methodsAsked)
     for (let s = sAsked.min; s <= sAsked.max; s++)
-      for (const i of [1, 2, 3]) {
-        const same = Math.abs(thetaOf(m, s)[i] - start[i]) < 1e-9;
-        assert.equal(same, m === 'ntk' && i === 3 && s === 2, `${m}, s = ${s}, pair ${i}`);
-      }
+      for (const i of [1, 2, 3]) assert.ok(Math.abs(thetaOf(m, s)[i] - startTheta[i]) > 1e-3, `${m}, s = ${s}, pair ${i}`);
 });
 
 const M9 = '[data-widget="angles"]';
-const text9 = { ja: /図は位置補間（PI）から始まります（予想の問題の答えを、答える前に見せないためです）/, en: /The picture starts with Position Interpolation \(PI\), so that it does not show the prediction's answer before you give it/ };
+const text9 = { ja: /図は、下の Part 2 で学習させるモデルの周波数（.*）を、長さ.*まで学習して.*倍に伸ばし、素の RoPE で使ったところから始まります。オレンジの斜線が/, en: /The picture starts with the frequencies of the model Part 2 trains below \(.*\), trained up to .* and stretched .* times, under plain RoPE\. Orange hatching marks/ };
 const no9 = { ja: '出ない', en: 'no' };
+const yes9 = { ja: '出る', en: 'yes' };
+const piWhy9 = { ja: /PI では、最後の位置 s·L でも組 i の角度は s·L·θᵢ\/s = L·θᵢ で.*作り方からして見たことのない角度は生まれません/, en: /PI, by construction: the last position s·L turns pair i by s·L·θᵢ\/s = L·θᵢ, exactly where training ended, so no angle is ever unseen/ };
 
 function where9() {
   const box = (e) => e && (({ top, bottom, left, right }) => ({ top, bottom, left, right }))(e.getBoundingClientRect());
@@ -96,30 +119,39 @@ function where9() {
     map: box(w?.querySelector('svg.ropeext-svg')),
     question: box(document.querySelector('[data-question="which-pairs-leave"]')),
     method: w?.querySelector('select[id$="-method"]')?.value,
+    base: w?.querySelector('select[id$="-base"]')?.value,
     hatched: w?.querySelectorAll('.ropeext-svg rect[fill^="url("]').length,
     scrollX: document.documentElement.scrollWidth > innerWidth,
   };
 }
 
 for (const lang of ['ja', 'en']) {
-  test(`exercise 9 at 1280×800 ${lang}: the angle map whole on the first screen beside the prediction, starting with PI (nothing leaves)`, { timeout: T(120000) }, async () => {
+  test(`exercise 9 at 1280×800 ${lang}: the angle map whole on the first screen beside the prediction, hatching the unseen angles of Part 2's frequencies at L = 24 (none, base 100); PI hatches nothing and says why`, { timeout: T(120000) }, async () => {
     const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
     try {
       await gotoReady(page, urlFor(lab, 'http', { ex: 'rope-extend', lang }));
-      // The whole column, as worked out by hand for PI.
-      const want = leavingByHand('pi', 2).map((b) => (b ? 'x' : no9[lang]));
+      // The whole column, as worked out by hand for plain RoPE at base 100, L = 24.
+      const want = leavingByHand('none', 2, 100, 24).map((b) => (b ? yes9[lang] : no9[lang]));
       await page.waitForFunction((w) => JSON.stringify([...document.querySelectorAll('[data-widget="angles"] .ropeext-table tbody td:last-child')].map((td) => td.textContent)) === w, JSON.stringify(want), { timeout: T(20000) });
       await page.evaluate(() => window.scrollTo(0, 0));
       const s = await page.evaluate(where9);
       assert.equal(s.main, true, 'the angle map is the main visual');
-      assert.equal(s.method, 'pi');
-      assert.equal(s.hatched, 0, 'PI: no angle unseen');
+      assert.equal(s.method, 'none');
+      assert.equal(s.base, '100');
+      // Every unseen cell hatched, as counted by hand (before: PI at the start, 0 hatched).
+      assert.ok(s.hatched > 0, 'the first picture hatches nothing');
+      assert.equal(s.hatched, unseenCellsByHand('none', 2, 100, 24));
       assert.ok(s.map.top >= 0 && s.map.bottom <= 800, `the map at ${Math.round(s.map.top)}–${Math.round(s.map.bottom)} px, not whole on the first screen`);
       assert.ok(s.question.right <= s.widget.left, 'the prediction sits left of the picture');
       assert.equal(s.scrollX, false);
-      // The text after the question says why the picture starts with PI.
+      // The text after the question says what the picture starts with.
       assert.match(await page.locator('.exercise').textContent(), text9[lang]);
       await page.screenshot({ path: join(artifacts, `visuals-d-rope-extend-${lang}-1280.png`) });
+      // PI: nothing hatched, every pair stays, and the map says it is so by construction.
+      await page.selectOption('[data-widget="angles"] select[id$="-method"]', 'pi');
+      await page.waitForFunction((w) => JSON.stringify([...document.querySelectorAll('[data-widget="angles"] .ropeext-table tbody td:last-child')].map((td) => td.textContent)) === w, JSON.stringify([0, 1, 2, 3].map(() => no9[lang])), { timeout: T(20000) });
+      assert.equal(await page.locator('[data-widget="angles"] .ropeext-svg rect[fill^="url("]').count(), 0);
+      assert.match(await page.locator('[data-widget="angles"] .ropeext-note').first().textContent(), piWhy9[lang]);
       assert.deepEqual(problems.console, []);
     } finally {
       await context.close();
@@ -127,7 +159,7 @@ for (const lang of ['ja', 'en']) {
   });
 }
 
-test('exercise 9 at 390×844: the angle map first, whole on the first screen under its controls (still PI); the text and the prediction after it; Tab goes the same way', { timeout: T(120000) }, async () => {
+test('exercise 9 at 390×844: the angle map first, whole on the first screen under its controls (plain RoPE at base 100, as wide); the text and the prediction after it; Tab goes the same way', { timeout: T(120000) }, async () => {
   const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 390, height: 844 } });
   try {
     for (const lang of ['ja', 'en']) {
@@ -160,7 +192,7 @@ test('exercise 9 at 390×844: the angle map first, whole on the first screen und
       // The whole map on the first screen (it began at 2,460 px ja / 2,691 px en, after the text and the question).
       assert.ok(s.map.top >= 0 && s.map.bottom <= 844, `${lang}: the map at ${Math.round(s.map.top)}–${Math.round(s.map.bottom)} px`);
       assert.ok(s.controls.top >= 0 && s.controls.bottom <= s.map.top, `${lang}: the controls are not above the map`);
-      assert.equal(s.method, 'pi', `${lang}: the map starts with PI on a phone too`);
+      assert.equal(s.method, 'none', `${lang}: the map starts as wide on a phone too`);
       assert.deepEqual(s.clipped, [], `${lang}: a select too narrow for its value`);
       assert.ok(s.text.top > s.map.bottom && s.question.top > s.text.bottom, `${lang}: not map, text, question`);
       // Tab from the top: the map's first control before any choice of the question.

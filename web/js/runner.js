@@ -125,8 +125,8 @@ export function mainVisualIndex(blocks) {
   const at = blocks.findIndex((b) => WIDGETS[b.type] && !NOT_MAIN.has(b.type));
   if (at < 0) return -1;
   // A widget whose first picture does not answer the question before it (exercise 7's
-  // training: empty axes until a run; exercise 9's angle map: it starts with a method no
-  // variant asks) may stand beside that question (beside_prediction): questions may come before it.
+  // training: empty axes until a run; exercise 9's angle map: it starts with Part 2's model at
+  // base 100, no variant's map) may stand beside that question (beside_prediction): questions may come before it.
   const ok = blocks[at].beside_prediction === true ? () => true : (b) => !questions[b.type];
   if (!blocks.slice(0, at).every(ok)) return -1;
   return at;
@@ -134,7 +134,7 @@ export function mainVisualIndex(blocks) {
 
 // A picture beside its prediction (beside_prediction: exercises 7 and 9, issue 24). While the stage is
 // one column (a phone, a narrow window), the picture comes first, since its first state answers
-// nothing (exercise 7's empty chart, exercise 9's map starting with PI), and the side column's text
+// nothing (exercise 7's empty chart, exercise 9's map starting with Part 2's model, no variant's), and the side column's text
 // and question after it: in the document's order too, so Tab goes the way the eye does. A widget that
 // keeps a place for its prediction ([data-prediction-slot="<question id>"]: exercise 7's training,
 // between its chart and its Train button) gets the question there, above the controls it unlocks.
@@ -167,6 +167,33 @@ function placePrediction(stage, block, main) {
     stageEl.classList.toggle('prediction-in-visual', narrow.matches && moves.length > 0);
     // Moving an element drops its focus: given back (a window resized while a choice had it).
     if (focused && focused !== document.activeElement && stageEl.contains(focused)) focused.focus({ preventScroll: true });
+  };
+  place();
+  narrow.addEventListener('change', place);
+}
+
+// A widget under the picture (under_picture: exercise 9's run, whose curves are linked with the angle
+// map): on a wide screen at the foot of the picture's column, which then no longer sticks (a sticky
+// column taller than the screen would hide its foot until the stage ends); in one column (a phone) back
+// in its own place in the file's order, after the text that introduces it. Only moved when the width
+// crosses the line; focus is kept.
+function placeUnderPicture(stage, main, els) {
+  if (!els.length || typeof matchMedia !== 'function') return;
+  const moves = els.map((el) => {
+    const home = document.createComment(`${el.dataset.widget}: under the picture when wide`);
+    el.before(home);
+    return { el, home };
+  });
+  const narrow = matchMedia(ONE_COLUMN);
+  const place = () => {
+    if (main.dataset.ready && !main.isConnected) return narrow.removeEventListener('change', place);
+    const focused = document.activeElement;
+    for (const { el, home } of moves) {
+      if (narrow.matches) home.after(el);
+      else stage.visual.append(el);
+    }
+    stage.visual.classList.toggle('with-under', !narrow.matches);
+    if (focused && focused !== document.activeElement && main.contains(focused)) focused.focus({ preventScroll: true });
   };
   place();
   narrow.addEventListener('change', place);
@@ -398,6 +425,7 @@ export async function renderExercise(root, exercise, app, { current = () => true
   if (practiceNote && sideQuestion) sideQuestion.before(practiceNote);
   else if (practiceNote && stage?.after.firstChild) stage.after.prepend(practiceNote);
   if (stage) placePrediction(stage, exercise.blocks[mainAt], main);
+  if (stage) placeUnderPicture(stage, main, exercise.blocks.filter((b, i) => b.under_picture === true && i > mainAt && WIDGETS[b.type]).map((b) => main.querySelector(`[data-widget="${b.id}"]`)).filter(Boolean));
 
   const prev = app.exercises[index - 1];
   const next = app.exercises[index + 1];

@@ -24,7 +24,7 @@ function s(tag, attrs = {}) {
 }
 
 export function mount(el, block, ctx) {
-  const w = { state: { length: block.length ?? 16, head: 0, query: null }, result: null, error: null };
+  const w = { state: { length: block.length ?? 16, head: 0, query: null, distance: null }, result: null, error: null };
   const lengthId = `${block.id}-length`;
   const lengthInput = h('input', { type: 'range', id: lengthId, min: 8, max: 32, step: 1, value: w.state.length, class: 'clock-slider' });
   const lengthOut = h('output', { for: lengthId, class: 'clock-out' }, String(w.state.length));
@@ -52,7 +52,9 @@ export function mount(el, block, ctx) {
   let data = null; // { H, L, att, bias, lowest }
   const linesSvg = s('svg', { class: 'aloc-lines', role: 'group' });
   const mapSvg = s('svg', { class: 'aloc-map', role: 'img' });
-  const curveSvg = s('svg', { class: 'aloc-curves', role: 'img' });
+  // The curves also pick a distance (pointer, or Tab and the arrow keys): every line and bias cell at
+  // that distance lights up, the same penalty for every query.
+  const curveSvg = s('svg', { class: 'aloc-curves', role: 'slider', tabindex: 0, 'aria-valuemin': 0 });
   figure.append(
     h('figure', { class: 'aloc-panel aloc-lines-panel' }, h('figcaption', {}, t('aloc.lines_caption')), linesSvg),
     h('figure', { class: 'aloc-panel aloc-map-panel' }, h('figcaption', {}, t('aloc.map_caption')), mapSvg, h('div', { class: 'hm-legend', 'aria-hidden': 'true' }, h('span', {}, t('aloc.legend_far')), h('span', { class: 'hm-legend-bar' }), h('span', {}, '0'))),
@@ -70,7 +72,10 @@ export function mount(el, block, ctx) {
   // On a phone the bias map and the curves share a row above the lines (each about 170 px wide):
   // their drawings are drawn about as large as they show, so that their labels read at ≥ 12 px.
   const onPhone = () => typeof matchMedia === 'function' && matchMedia('(max-width: 40rem)').matches;
-  let mapSize = 200;
+  // Wider than a phone (issue 24): the lines and the map side by side, each about 400 px wide at
+  // 1280×800, drawn about as large as they show (a viewBox about 400 units wide), and the curves
+  // under both, as wide as the two (style.css).
+  let mapRow = 200 / 16; // the map's row height, for the frame
   // Labels at least 12 px as drawn, whatever a drawing's scale: the CSS sizes them (style.css), and a
   // drawing shrunk below that (the lines of a long sequence fit 22rem of height, a narrow column)
   // gets a floor, --aloc-min-label, of 12.5 px over its scale.
@@ -84,6 +89,31 @@ export function mount(el, block, ctx) {
   };
   if (typeof ResizeObserver === 'function') new ResizeObserver(fitLabels).observe(figure);
   const queryNow = () => (w.state.query ?? data.L - 1);
+  let curveGeom = null; // { left, span, xMax } in the curves' units, from light()
+  let mapCol = 200 / 16;
+  const setDistance = (d) => {
+    if (d === w.state.distance) return;
+    w.state.distance = d;
+    light();
+  };
+  curveSvg.addEventListener('mousemove', (e) => {
+    const m = curveSvg.getScreenCTM?.();
+    if (!data || !m || !curveGeom) return;
+    const x = (e.clientX - m.e) / m.a;
+    setDistance(Math.max(0, Math.min(queryNow(), Math.round(((x - curveGeom.left) / curveGeom.span) * curveGeom.xMax))));
+  });
+  curveSvg.addEventListener('mouseleave', () => setDistance(document.activeElement === curveSvg ? w.state.distance : null));
+  curveSvg.addEventListener('focus', () => setDistance(w.state.distance ?? 0));
+  curveSvg.addEventListener('blur', () => setDistance(null));
+  curveSvg.addEventListener('keydown', (e) => {
+    if (!data) return;
+    const q = queryNow();
+    const d = w.state.distance ?? 0;
+    const next = { ArrowRight: d + 1, ArrowUp: d + 1, ArrowLeft: d - 1, ArrowDown: d - 1, Home: 0, End: q }[e.key];
+    if (next === undefined) return;
+    e.preventDefault();
+    setDistance(Math.max(0, Math.min(q, next)));
+  });
 
   const setQuery = (q) => {
     if (q === w.state.query) return;
@@ -115,9 +145,9 @@ export function mount(el, block, ctx) {
     // viewBox): 34 units a row keeps each query a 44 px touch target, as the
     // attention lines' rows are.
     const phone = onPhone();
-    const ROW = phone ? 34 : L > 20 ? 14 : 18;
+    const ROW = phone ? 34 : L > 20 ? 10 : 16;
     const top = 22;
-    const LW = 260;
+    const LW = phone ? 260 : 400;
     const X0 = 44;
     const X1 = LW - 44;
     const y = (p) => top + p * ROW + ROW / 2;
@@ -159,9 +189,16 @@ export function mount(el, block, ctx) {
     linesSvg.replaceChildren(lines, labels, heading);
 
     // The bias map of the head, one colour scale for every head (the steepest head's far corner to 0).
-    const S = (mapSize = phone ? 142 : 200);
-    const C = S / L;
-    mapSvg.setAttribute('viewBox', phone ? `-24 -4 ${S + 28} ${S + 24}` : `-26 -4 ${S + 30} ${S + 24}`);
+    // On a phone square; wider, as tall as the lines' rows (one row per query, as there) and wide
+    // enough for the 400 px its column gives it.
+    const S = phone ? 142 : 360;
+    const SH = phone ? S : L * ROW;
+    const C = (mapCol = S / L);
+    const CR = (mapRow = SH / L);
+    // Wider, its rows level with the lines' rows: the same row height and top (22 units, under the
+    // lines' heading), and the same 400 units of width, so both are drawn at one scale (style.css
+    // starts both drawings on one grid row).
+    mapSvg.setAttribute('viewBox', phone ? `-24 -4 ${S + 28} ${S + 24}` : `-30 -${top} ${LW} ${SH + top + 20}`);
     mapSvg.setAttribute('aria-label', t('aloc.map_aria', { L, h: hd + 1 }));
     const cells = s('g');
     for (let q = 0; q < L; q++) {
@@ -169,16 +206,16 @@ export function mount(el, block, ctx) {
       row.addEventListener('mouseenter', () => setQuery(q));
       for (let k = 0; k < L; k++) {
         const b = data.bias[(hd * L + q) * L + k];
-        row.append(s('rect', { x: k * C, y: q * C, width: C + 0.3, height: C + 0.3, fill: k > q ? '#e6e8eb' : viridis(1 - b / lowest).css, class: k > q ? 'masked' : undefined }));
+        row.append(s('rect', { x: k * C, y: q * CR, width: C + 0.3, height: CR + 0.3, fill: k > q ? '#e6e8eb' : viridis(1 - b / lowest).css, class: k > q ? 'masked' : undefined }));
       }
       cells.append(row);
     }
-    const frame = s('rect', { class: 'aloc-frame', x: 0, y: 0, width: S, height: C, fill: 'none' });
+    const frame = s('rect', { class: 'aloc-frame', x: 0, y: 0, width: S, height: CR, fill: 'none' });
     const axis = s('g', { class: 'aloc-axis', 'aria-hidden': 'true' });
     for (const p of [0, L - 1]) {
-      const a = s('text', { x: -4, y: p * C + C / 2, 'text-anchor': 'end', 'dominant-baseline': 'middle' });
+      const a = s('text', { x: -4, y: p * CR + CR / 2, 'text-anchor': 'end', 'dominant-baseline': 'middle' });
       a.textContent = String(p + 1);
-      const b = s('text', { x: p * C + C / 2, y: S + (phone ? 15 : 14), 'text-anchor': 'middle' });
+      const b = s('text', { x: p * C + C / 2, y: SH + (phone ? 15 : 14), 'text-anchor': 'middle' });
       b.textContent = String(p + 1);
       axis.append(a, b);
     }
@@ -206,13 +243,22 @@ export function mount(el, block, ctx) {
     linesSvg.classList.toggle('focused', pointed);
     for (const p of linesSvg.querySelectorAll('.aloc-line')) p.classList.toggle('lit', pointed && Number(p.dataset.query) === q);
     for (const g of linesSvg.querySelectorAll('.aloc-q')) g.classList.toggle('hl', Number(g.dataset.query) === q);
-    const C = mapSize / L;
-    mapSvg.querySelector('.aloc-frame')?.setAttribute('y', String(q * C));
+    mapSvg.querySelector('.aloc-frame')?.setAttribute('y', String(q * mapRow));
+    // A distance picked on the curves: its lines and its diagonal of the map, for every query.
+    const dist = w.state.distance === null ? null : Math.min(w.state.distance, q);
+    linesSvg.classList.toggle('by-distance', dist !== null);
+    for (const p of linesSvg.querySelectorAll('.aloc-line')) p.classList.toggle('lit-d', dist !== null && Number(p.dataset.query) - Number(p.dataset.key) === dist);
+    mapSvg.querySelector('.aloc-diag')?.remove();
+    if (dist !== null) {
+      const diag = s('g', { class: 'aloc-diag', 'aria-hidden': 'true' });
+      for (let r = dist; r < L; r++) diag.append(s('rect', { x: (r - dist) * mapCol, y: r * mapRow, width: mapCol, height: mapRow, 'data-query': r, 'data-key': r - dist }));
+      mapSvg.querySelector('.aloc-frame')?.before(diag);
+    }
     // Curves: the query's weight on the key d tokens back, every head.
     const phone = onPhone();
-    const CW = phone ? 172 : 260;
-    const CH = phone ? 168 : 200;
-    const pad = phone ? { l: 36, r: 8, t: 8, b: 36 } : { l: 38, r: 10, t: 8, b: 36 };
+    const CW = phone ? 172 : 700;
+    const CH = phone ? 168 : 150;
+    const pad = phone ? { l: 36, r: 8, t: 8, b: 36 } : { l: 44, r: 14, t: 8, b: 36 };
     const xMax = Math.max(1, L - 1);
     // The y axis up to the largest weight of this query (rounded up to a tenth), so that a long row's small weights still read.
     let top = 0;
@@ -222,6 +268,10 @@ export function mount(el, block, ctx) {
     const Y = (v) => pad.t + (1 - v / yTop) * (CH - pad.t - pad.b);
     curveSvg.setAttribute('viewBox', `0 0 ${CW} ${CH}`);
     curveSvg.setAttribute('aria-label', t('aloc.curves_aria', { q: q + 1, H }));
+    curveSvg.setAttribute('aria-valuemax', String(q));
+    curveSvg.setAttribute('aria-valuenow', String(dist ?? 0));
+    curveSvg.setAttribute('aria-valuetext', t('aloc.distance_value', { d: dist ?? 0 }));
+    curveGeom = { left: pad.l, span: CW - pad.l - pad.r, xMax };
     const parts = [];
     const axis = s('g', { class: 'aloc-axis' });
     axis.append(s('line', { x1: pad.l, y1: Y(0), x2: CW - pad.r, y2: Y(0), class: 'aloc-axis-line' }), s('line', { x1: pad.l, y1: Y(0), x2: pad.l, y2: Y(yTop), class: 'aloc-axis-line' }));
@@ -246,13 +296,19 @@ export function mount(el, block, ctx) {
       const dpath = ys.map((v, d) => `${d ? 'L' : 'M'} ${X(d).toFixed(1)} ${Y(v).toFixed(1)}`).join(' ');
       parts.push(s('path', { d: dpath, fill: 'none', stroke: HEAD_COLOURS[hd % 8], 'stroke-dasharray': HEAD_DASHES[hd % 8] || undefined, 'stroke-width': hd === w.state.head ? 3 : 1.4, opacity: hd === w.state.head ? 1 : 0.55, class: 'aloc-curve', 'data-head': hd }));
     }
+    if (dist !== null) {
+      const mark = s('g', { class: 'aloc-d-mark', 'aria-hidden': 'true' });
+      mark.append(s('line', { x1: X(dist), y1: Y(0), x2: X(dist), y2: Y(yTop), class: 'aloc-d-line' }));
+      for (let hd = 0; hd < H; hd++) mark.append(s('circle', { cx: X(dist), cy: Y(curves[hd][dist]), r: hd === w.state.head ? 4 : 3, fill: HEAD_COLOURS[hd % 8], class: 'aloc-d-dot', 'data-head': hd }));
+      parts.push(mark);
+    }
     curveSvg.replaceChildren(...parts);
     fitLabels();
     el.querySelector('.aloc-curve-caption').textContent = t('aloc.curves_caption', { q: q + 1 });
     const first = curves[w.state.head];
-    const text = t('aloc.readout', { q: q + 1, h: w.state.head + 1, w0: fmt(first[0]), w1: fmt(first[1] ?? 0) });
+    const text = dist !== null ? t('aloc.readout_distance', { d: dist, q: q + 1, h: w.state.head + 1, k: q - dist + 1, w: fmt(first[dist]) }) : t('aloc.readout', { q: q + 1, h: w.state.head + 1, w0: fmt(first[0]), w1: fmt(first[1] ?? 0) });
     if (readout.textContent !== text) readout.textContent = text;
-    w.result = { L, H, head: w.state.head, query: q, curves, yTop };
+    w.result = { L, H, head: w.state.head, query: q, distance: dist, curves, yTop };
   };
 
   let seq = 0;

@@ -215,7 +215,9 @@ export function mount(el, block, ctx) {
     const plot = (finetuned) =>
       lineplot(
         rows.filter((r) => r.finetuned === finetuned).map((r) => ({ label: name(r.method), style: METHODS.indexOf(r.method), xs: ns, ys: r.curve, key: r.method })),
-        { caption: t(finetuned ? 'extrun.plot_ft' : 'extrun.plot_zero', { seeds: run.seeds.join(', '), steps: RUN.finetuneSteps }), xLabel: 'n', yLabel: t('extrun.exact'), yMin: 0, yMax: 1, xMin: 1, xMax: RUN.testMax, shade: { from: 1, to: RUN.trainMax, label: t('extrun.trained') } },
+        // Drawn as half-width panels (narrow), side by side where there is room (style.css .extrun-plots):
+        // both within the first two screens, under the angle map they are linked with.
+        { narrow: true, caption: t(finetuned ? 'extrun.plot_ft' : 'extrun.plot_zero', { seeds: run.seeds.join(', '), steps: RUN.finetuneSteps }), xLabel: 'n', yLabel: t('extrun.exact'), yMin: 0, yMax: 1, xMin: 1, xMax: RUN.testMax, shade: { from: 1, to: RUN.trainMax, label: t('extrun.trained') } },
       );
     const table = h(
       'div',
@@ -238,8 +240,7 @@ export function mount(el, block, ctx) {
     );
     const pi = piNote(rows);
     results.replaceChildren(
-      plot(false),
-      plot(true),
+      h('div', { class: 'extrun-plots' }, plot(false), plot(true)),
       table,
       h('div', { class: 'extrun-verdict' }, h('h4', {}, t('extrun.verdict_title')), ...verdict(rows).map((line) => h('p', {}, line))),
       ...(pi ? [h('div', { class: 'extrun-pi-note' }, h('h4', {}, t('extrun.pi_title')), ...piLines(pi).map((line) => h('p', {}, line)))] : []),

@@ -109,20 +109,18 @@ function select(id, label, values, value, show = String) {
 
 export function mount(el, block, ctx) {
   const id = `${block.id}-${++counter}`;
-  // The map starts with position interpolation ('pi'): it stands beside the graded
-  // prediction (exercise 9, beside_prediction), whose variants ask s 2–4 under none, ntk
-  // or base only; PI's map (nothing leaves) answers none of them, where plain RoPE's
-  // hatching would show the answer of every "none" variant before it is given.
-  // One variant's answer is also "no pair leaves": base 500 000 at s = 2 (pair 1 reaches
-  // 2·16·0.0376 = 1.20 rad, inside the 1.6 it swept; at s = 3 and 4 it leaves). That is a
-  // coincidence, not a give-away (issue 24, decided): PI's map leaves no pair at every s, d,
-  // base and L (θᵢ/s at s·L ends where θᵢ at L did), so it says nothing about the base method,
-  // whose answer changes with s; its frequencies differ from the base method's (pair 1: 0.05
-  // against 0.0376), and copying its verdict is right for 1 of the 9 variants, wrong for 8.
-  // No start avoids such a coincidence: YaRN, the other method no variant asks, leaves no pair
-  // either (a pair it keeps has swept the whole circle), and an asked method at other settings
-  // shows the answer of some variant (plain RoPE: pairs 1–3 at every s). tests/e2e/visuals-d.
-  const w = { state: { d: 8, base: 10000, L: 16, s: 2, method: 'pi', yarnEdges: 'paper' }, result: null, error: null };
+  // The map starts with the frequencies of Part 2's model (exercise 9's run: head width 8,
+  // base 100, θᵢ = 1, 0.32, 0.1, 0.032) trained up to L = 24 and stretched s = 2, under plain
+  // RoPE, so that the first picture shows what the lesson is about: the slow pairs 2 and 3 turn to
+  // angles never seen in training (hatched), while pairs 0 and 1 swept the whole circle (24 and
+  // 7.6 rad); hovering the map lights plain RoPE's curves of the run under it (issue 24: the start
+  // with PI hatched nothing, PI never does). It stands beside the graded prediction
+  // (beside_prediction), whose variants ask d 8, base 10 000, L 16, s 2–4 under none, ntk or base;
+  // their answers are pairs {1, 2, 3} (none), {1, 2} (ntk), {} or {1} (base 500 000). L = 24 is
+  // chosen so that the start's verdict, {2, 3}, is none of them: copying it answers no variant.
+  // Part 2's own L = 16 (pairs 1–3 hatched) would show every "none" variant its answer.
+  // tests/e2e/visuals-d works both out by hand.
+  const w = { state: { d: 8, base: 100, L: 24, s: 2, method: 'none', yarnEdges: 'paper' }, result: null, error: null };
   const d = select(`${id}-d`, t('ropeext.d'), WIDTHS, w.state.d);
   const base = select(`${id}-base`, t('ropeext.base'), BASES, w.state.base);
   const scale = select(`${id}-s`, t('ropeext.s'), SCALES, w.state.s);
@@ -220,6 +218,7 @@ export function mount(el, block, ctx) {
         h('tr', { 'data-pair': i }, h('th', { scope: 'row', tabindex: '0' }, String(i)), h('td', {}, fmt(map.original[i], 5)), h('td', {}, fmt(map.theta[i], 5)), h('td', {}, fmt(map.trainedSpan[i], 3)), h('td', {}, fmt(map.maxAngle[i], 3)), h('td', { class: map.leaves[i] ? 'ropeext-leaves' : '' }, t(map.leaves[i] ? 'ropeext.yes' : 'ropeext.no'))),
       );
       const notes = [];
+      if (st.method === 'pi') notes.push(t('ropeext.note_pi'));
       if (st.method === 'ntk') notes.push(t('ropeext.note_ntk', { base: fmt(map.baseUsed, 0) }));
       if (st.method === 'yarn') notes.push(t('ropeext.note_yarn', { alpha: fmt(map.alpha, 2), beta: fmt(map.beta, 2), scale: fmt(map.logitScale, 3) }), t(`ropeext.note_yarn_${st.yarnEdges === 'lab' ? 'lab' : 'paper'}`));
       if (st.method === 'base') notes.push(t('ropeext.note_base', { base: fmt(map.baseUsed, 0) }));
