@@ -23,7 +23,7 @@
 // before its picture (the picture stays below the question, so that it does
 // not give the answer away), except where the picture's first state answers
 // nothing (exercise 7's empty axes; exercise 9's angle map, which starts with
-// Part 2's model at base 100, no variant's map): beside the prediction.
+// Part 2's frequencies at L = 24, whose verdict is no variant's answer): beside the prediction.
 //
 // Phone sizes (issue 12's quality bar), in the http phone passes: on the start
 // page and every exercise, every piece of text in a visual (SVG text and the
@@ -91,8 +91,8 @@ const NO_WIDGET = ['check', 'write-the-code'];
 const WORKSHEET = [];
 const PREDICTION_FIRST = [];
 // Issue 24: exercise 7's training picture shows nothing of a result before a run (empty axes);
-// exercise 9's angle map starts with Part 2's model (base 100), while its prediction's variants
-// ask base 10 000: no variant's map. Each is the main visual beside its prediction (the file's beside_prediction).
+// exercise 9's angle map starts with Part 2's frequencies (base 100) at L = 24, while its
+// prediction's variants ask base 10 000 at L = 16: its verdict (pairs 2, 3) is no variant's answer. Each is the main visual beside its prediction (the file's beside_prediction).
 const PREDICTION_BESIDE = ['train-short-test-long', 'rope-extend'];
 const W = 1280;
 const H = 800;
