@@ -4,9 +4,25 @@
 // - Exercise 6 at 1280×800: the trained table's first view (its row-norm plot) starts within the
 //   first two screens (top < 1,600 px), the wall picture still whole on the first screen. Before:
 //   1,654 px (ja) and 1,709 px (en), under the model-file box (now under the views).
+// - Exercise 4 at 1280×800: the clocks on the first screen with the lesson picture (a row of small
+//   clocks under the lines), linked by position: hover a row of the encoding strip, or Tab to a chip
+//   and move with →, and the clocks show that position (hands = sin/cos worked out here), lit, with
+//   the strip's row, the difference grid's row of the token standing there and the table's column.
+//   Before: the clocks at y ≈ 2,000, below the encoding table.
+// - Exercise 4, Learned: the strip's colours are not all within a few percent of the background
+//   (on −1…1 the learned table's N(0, 0.02²) values were all near white); its key gives the range
+//   as the largest |value| drawn. Before: no cell more than 22 of 255 from white.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab, openPage, gotoReady, urlFor, T } from './helpers.mjs';
+
+async function tabUntil(page, predicate, max = 150) {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(predicate)) return;
+  }
+  throw new Error('never reached by Tab');
+}
 
 let lab;
 before(async () => {
@@ -35,3 +51,120 @@ for (const lang of ['ja', 'en']) {
     await context.close();
   });
 }
+
+// PE(pos, d) of sinusoidal at width D, worked out here.
+const sinusoidal = (pos, d, D) => {
+  const a = pos / Math.pow(10000, (2 * Math.floor(d / 2)) / D);
+  return d % 2 === 0 ? Math.sin(a) : Math.cos(a);
+};
+
+const clockState = (page) =>
+  page.evaluate(() => {
+    const box = document.querySelector('.w-attention-lines .lines-clocks');
+    const r = box.getBoundingClientRect();
+    return {
+      top: r.top,
+      bottom: r.bottom,
+      scrollY: window.scrollY,
+      pos: box.dataset.pos,
+      lit: box.classList.contains('lit'),
+      hands: [...box.querySelectorAll('.mini-clock-item')].map((c) => [Number(c.dataset.sin), Number(c.dataset.cos)]),
+      stripRows: [...document.querySelectorAll('.w-attention-lines .pe-row.hl-pos')].map((g) => g.dataset.hlPos),
+      gridRows: [...document.querySelectorAll('.w-attention-lines .diff-row.hl-pos')].map((e) => e.textContent),
+      tableCols: [...new Set([...document.querySelectorAll('.w-pe-table .hm-cell.hl-pos')].map((c) => c.dataset.hlPos))],
+    };
+  });
+
+for (const lang of ['ja', 'en']) {
+  test(`1280×800 ${lang}: exercise 4's clocks on the first screen with the lines, linked by position (hover and keyboard)`, { timeout: T(120000) }, async () => {
+    const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
+    await gotoReady(page, urlFor(lab, 'http', { ex: 'add-position', lang }));
+    const D = 8;
+    const words = lang === 'en' ? ['The', 'dog', 'chased', 'the', 'cat', '.'] : ['犬', 'が', '猫', 'を', '追いかけ', 'た'];
+    const handsAt = (s, p) => {
+      assert.equal(s.hands.length, D / 2);
+      s.hands.forEach(([sv, cv], i) => {
+        assert.ok(Math.abs(sv - sinusoidal(p, 2 * i, D)) < 1e-5, `clock ${i}: sin ${sv} at ${p}`);
+        assert.ok(Math.abs(cv - sinusoidal(p, 2 * i + 1, D)) < 1e-5, `clock ${i}: cos ${cv} at ${p}`);
+      });
+    };
+    let s = await clockState(page);
+    assert.equal(s.scrollY, 0);
+    assert.ok(s.top >= 0 && s.top < 800, `the clocks start at ${Math.round(s.top)} px, not on the first screen`);
+    assert.ok(s.bottom <= 800, `the clocks end at ${Math.round(s.bottom)} px, cut by the screen's edge`);
+    // At rest: the last position, unlit.
+    assert.equal(s.pos, '5');
+    assert.equal(s.lit, false);
+    handsAt(s, 5);
+    // Mouse on the strip's row 2: the clocks at 2, lit; the strip's row, the grid's row of the token at 2, the table's column 2.
+    await page.locator('.w-attention-lines .pe-row[data-hl-pos="2"]').hover();
+    await page.waitForFunction(() => document.querySelector('.lines-clocks')?.dataset.pos === '2');
+    s = await clockState(page);
+    assert.equal(s.lit, true);
+    handsAt(s, 2);
+    assert.deepEqual(s.stripRows, ['2']);
+    assert.deepEqual(s.gridRows.map((x) => x.toLowerCase()), [words[2].toLowerCase()]);
+    assert.deepEqual(s.tableCols, ['2']);
+    // The grid's row of the token at position 4 turns the clocks to 4.
+    await page.locator('.w-attention-lines .diff-row[data-hl-pos="4"]').hover();
+    await page.waitForFunction(() => document.querySelector('.lines-clocks')?.dataset.pos === '4');
+    s = await clockState(page);
+    handsAt(s, 4);
+    assert.deepEqual(s.stripRows, ['4']);
+    // The light goes out; the clocks keep the last position.
+    await page.mouse.move(2, 2);
+    await page.waitForFunction(() => !document.querySelector('.lines-clocks')?.classList.contains('lit'));
+    assert.equal((await clockState(page)).pos, '4');
+    // Keyboard from the top of the page: Tab to the chips (position 0), → to position 1.
+    await page.mouse.click(1, 1);
+    await tabUntil(page, () => document.activeElement?.classList.contains('chip'));
+    await page.waitForFunction(() => document.querySelector('.lines-clocks')?.dataset.pos === '0');
+    s = await clockState(page);
+    assert.equal(s.lit, true);
+    handsAt(s, 0);
+    assert.deepEqual(s.gridRows.map((x) => x.toLowerCase()), [words[0].toLowerCase()]);
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => document.querySelector('.lines-clocks')?.dataset.pos === '1');
+    s = await clockState(page);
+    handsAt(s, 1);
+    assert.deepEqual(s.stripRows, ['1']);
+    assert.deepEqual(s.tableCols, ['1']);
+    assert.ok(s.top >= 0 && s.bottom <= 800, 'the clocks stayed on the first screen');
+    assert.deepEqual(problems.console, []);
+    await context.close();
+  });
+}
+
+test('1280×800: exercise 4 with Learned, the encoding strip is drawn on the learned table\'s own range, its cells visible against the background', { timeout: T(120000) }, async () => {
+  const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
+  await gotoReady(page, urlFor(lab, 'http', { ex: 'add-position', lang: 'en', extra: '&pe=learned' }));
+  const got = await page.evaluate(() => {
+    const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+    // The colour under the drawing: the nearest ancestor with a background of its own.
+    let bg = null;
+    for (let e = document.querySelector('.w-attention-lines .lines-svg'); e && !bg; e = e.parentElement) {
+      const c = getComputedStyle(e).backgroundColor;
+      if (c && !/rgba\(0, 0, 0, 0\)|transparent/.test(c)) bg = rgb(c);
+    }
+    const cells = [...document.querySelectorAll('.w-attention-lines .pe-cell')];
+    return {
+      scheme: document.querySelector('.w-attention-lines .pe-strip').dataset.scheme,
+      bg: bg ?? [255, 255, 255],
+      cells: cells.map((r) => ({ value: Number(r.dataset.value), fill: rgb(r.getAttribute('fill')) })),
+      key: document.querySelector('.w-attention-lines .lines-pe-key')?.textContent ?? '',
+    };
+  });
+  assert.equal(got.scheme, 'learned');
+  assert.equal(got.cells.length, 6 * 8);
+  const far = got.cells.filter((c) => Math.max(...c.fill.map((v, k) => Math.abs(v - got.bg[k]))) > 40);
+  assert.ok(far.length >= 0.3 * got.cells.length, `only ${far.length} of ${got.cells.length} cells more than 40/255 from the background ${got.bg}`);
+  // The key's ends are ± the largest |value| drawn, and it says the range is the learned table's own.
+  const m = Math.max(...got.cells.map((c) => Math.abs(c.value)));
+  assert.ok(m > 0.01 && m < 0.2, `the learned values' largest |value| ${m}`);
+  const ends = [...got.key.matchAll(/[−+]\s*(\d+\.\d+)/g)].map((x) => Number(x[1]));
+  assert.equal(ends.length, 2, got.key);
+  for (const e of ends) assert.ok(Math.abs(e - m) < 0.0006, `key end ${e}, largest |value| ${m}`);
+  assert.match(got.key, /learned table's own range/);
+  assert.deepEqual(problems.console, []);
+  await context.close();
+});
