@@ -12,6 +12,12 @@
 // - Exercise 4, Learned: the strip's colours are not all within a few percent of the background
 //   (on −1…1 the learned table's N(0, 0.02²) values were all near white); its key gives the range
 //   as the largest |value| drawn. Before: no cell more than 22 of 255 from white.
+// - Exercise 5 at 1280×800: the mask formula in the side column at the column's text size (the block's
+//   font size ≥ the text's, KaTeX's glyphs ≥ it, and the x-height as drawn ≥ the text's), and the
+//   attention matrix beside the lines on the first screen, whole, not scrolling sideways (the room
+//   beside the lines was empty). Before: the block at 13.1 px against 15.5 px text, KaTeX's x-height
+//   8 px against the text's 9 px (as the canvas measures them, in whole pixels), the matrix at
+//   y ≈ 780, under the lines.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab, openPage, gotoReady, urlFor, T } from './helpers.mjs';
@@ -168,3 +174,70 @@ test('1280×800: exercise 4 with Learned, the encoding strip is drawn on the lea
   assert.deepEqual(problems.console, []);
   await context.close();
 });
+
+for (const lang of ['ja', 'en']) {
+  test(`1280×800 ${lang}: exercise 5's mask formula at the side column's text size, the matrix beside the lines on the first screen`, { timeout: T(120000) }, async () => {
+    const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
+    await gotoReady(page, urlFor(lab, 'http', { ex: 'causal-mask', lang }));
+    await page.evaluate(() => document.fonts.ready);
+    const got = await page.evaluate(() => {
+      const px = (e) => parseFloat(getComputedStyle(e).fontSize);
+      const text = document.querySelector('.lab-stage-side .text p');
+      const block = document.querySelector('.lab-stage-side .math-block');
+      const katex = block.querySelector('.katex');
+      // Every glyph of the formula but the sub- and superscripts (KaTeX's mtight).
+      const glyphs = [];
+      const walk = document.createTreeWalker(katex.querySelector('.katex-html'), NodeFilter.SHOW_TEXT);
+      // (KaTeX's struts, zero-width spaces at 1 px, draw nothing.)
+      for (let n = walk.nextNode(); n; n = walk.nextNode()) if (n.textContent.replace(/\u200b/g, '').trim() && !n.parentElement.closest('.mtight')) glyphs.push({ ch: n.textContent, px: px(n.parentElement) });
+      // The x-height as drawn: the height of an x in KaTeX's main font at the formula's size and in the text's font at its size.
+      const g = document.createElement('canvas').getContext('2d');
+      const xHeight = (font) => {
+        g.font = font;
+        return g.measureText('x').actualBoundingBoxAscent;
+      };
+      const cs = getComputedStyle(text);
+      const box = (e) => e.getBoundingClientRect();
+      const lines = box(document.querySelector('.w-attention-lines'));
+      const matrix = box(document.querySelector('.w-attention .heatmap-grid'));
+      const scroll = document.querySelector('.w-attention .hm-scroll') ?? document.querySelector('.w-attention .heatmap-grid').parentElement;
+      return {
+        text: px(text),
+        block: px(block),
+        katex: px(katex),
+        glyphs,
+        katexLoaded: document.fonts.check(`${px(katex)}px KaTeX_Main`),
+        xFormula: xHeight(`${px(katex)}px KaTeX_Main`),
+        xText: xHeight(`${cs.fontSize} ${cs.fontFamily}`),
+        lines: { left: lines.left, right: lines.right, top: lines.top, bottom: lines.bottom },
+        matrix: { left: matrix.left, right: matrix.right, top: matrix.top, bottom: matrix.bottom },
+        sideways: scroll.scrollWidth > scroll.clientWidth + 1,
+      };
+    });
+    assert.ok(got.text >= 15, `the side column's text at ${got.text} px`);
+    assert.ok(got.block >= got.text, `the formula's block at ${got.block} px, under the text's ${got.text} px`);
+    assert.ok(got.katex >= got.text, `KaTeX at ${got.katex} px`);
+    assert.ok(got.glyphs.length >= 10, `${got.glyphs.length} glyphs`);
+    for (const gl of got.glyphs) assert.ok(gl.px >= got.text, `'${gl.ch}' at ${gl.px} px`);
+    assert.ok(got.katexLoaded, 'KaTeX_Main loaded');
+    assert.ok(got.xFormula >= 0.95 * got.xText, `the formula's x-height ${got.xFormula.toFixed(2)} px, the text's ${got.xText.toFixed(2)} px`);
+    // The matrix beside the lines (right of them, level with them), whole on the first screen.
+    assert.ok(got.matrix.left >= got.lines.right, `the matrix (left ${got.matrix.left}) is not beside the lines (right ${got.lines.right})`);
+    assert.ok(got.matrix.top < got.lines.bottom && got.matrix.top >= got.lines.top, 'the matrix is level with the lines');
+    assert.ok(got.matrix.bottom <= 800 && got.matrix.right <= 1280, `the matrix ends at ${got.matrix.bottom} px`);
+    assert.equal(got.sideways, false, 'the matrix scrolls sideways');
+    // The mask, switched on beside them, empties the matrix's upper triangle there.
+    await page.locator('.lab-stage-side input[type="checkbox"]').first().check();
+    await page.waitForSelector('.w-attention .readout.same');
+    const masked = await page.evaluate(() => {
+      const cells = [...document.querySelectorAll('.w-attention .hm-cell.masked')];
+      const grid = document.querySelector('.w-attention .heatmap-grid').getBoundingClientRect();
+      const readout = document.querySelector('.w-attention .readout').getBoundingClientRect();
+      return { n: cells.length, grid: grid.bottom, readout: readout.bottom };
+    });
+    assert.equal(masked.n, (6 * 5) / 2, 'the 15 pairs above the diagonal masked');
+    assert.ok(masked.grid <= 800 && masked.readout <= 800, `with the mask: the matrix ends at ${masked.grid} px, its readout at ${masked.readout} px`);
+    assert.deepEqual(problems.console, []);
+    await context.close();
+  });
+}
