@@ -7,6 +7,8 @@
 //   that shows or wholly outside it. Before: exercise 3's lead ("Answer the questions and each step
 //   fills in…") was cut by the bottom edge of the drawing's box (en), and exercise 7's "Show the
 //   numbers as a table" by the bottom edge of the live chart's box.
+// - Exercise 7's sticky box at 390×844 while it trains takes at most half the screen, Pause and Step
+//   in it with the chart. Before: 610 of 844 px (en), the play bar on two rows, the note under it.
 // - Exercise 7's Train, Pause and Step sit with the chart: on the first screen at 1280×800, and at
 //   390×844 on screen together with the chart (stuck to the top while it trains); each reached by Tab
 //   from the top of the page and pressed with Enter or Space. Before: Train at y ≈ 873 (1280×800) and
@@ -237,6 +239,19 @@ test('exercise 7 at 390×844, ja and en: no sticky box cuts a line of text, befo
       const during = await page.evaluate(stickyCuts);
       assert.ok(during.boxes > 0 && during.lines > 10, `${lang}: the chart's box was looked at (${during.boxes} boxes, ${during.lines} lines)`);
       assert.deepEqual(during.cuts, [], `${lang}: during training`);
+      // The stuck box takes at most half the screen (it took 610 of 844 px in en), its Pause and Step
+      // shown in it, with the chart.
+      const box = await page.evaluate((w) => {
+        const b = document.querySelector(`${w} .extrap-chart-box`);
+        const shown = (sel) => {
+          const e = b.querySelector(sel);
+          return !!e && e.getBoundingClientRect().height >= 44;
+        };
+        return { position: getComputedStyle(b).position, height: b.getBoundingClientRect().height, vh: window.innerHeight, pause: shown('.pause-button'), step: shown('.step-button'), chart: shown('.em-live svg') };
+      }, W7);
+      assert.equal(box.position, 'sticky', `${lang}: the chart's box is not sticky while it trains`);
+      assert.ok(box.height <= box.vh / 2, `${lang}: the sticky box is ${Math.round(box.height)} px high, more than half of ${box.vh}`);
+      assert.deepEqual([box.pause, box.step, box.chart], [true, true, true], `${lang}: Pause, Step and the chart in the box`);
       assert.equal(await page.locator(W7).getAttribute('data-status'), 'running', `${lang}: the run ended before the box was measured`);
       await page.locator(`${W7} .cancel-button`).click();
       await page.waitForSelector(`${W7}[data-status="cancelled"]`, { timeout: T(60000) });

@@ -367,9 +367,16 @@ export async function renderExercise(root, exercise, app, { current = () => true
   // sit under the side column, beside the visual they are about (the
   // visual's `beside: n` says n; the hand calculation keeps its steps' ten
   // beside its drawing, which stays in view while they are answered).
-  let afterEnd = mainAt + 1;
+  // A widget right after the visual with next_to_previous joins it in the
+  // stage, the two side by side on a wide screen (exercise 5: the lines and
+  // the attention matrix, where the mask's zeros show), one under the other
+  // on a phone; the blocks beside them are counted after it.
+  const pairAt = stage && exercise.blocks[mainAt + 1]?.next_to_previous && WIDGETS[exercise.blocks[mainAt + 1].type] ? mainAt + 1 : -1;
+  const visualEnd = pairAt >= 0 ? pairAt : mainAt;
+  let afterEnd = visualEnd + 1;
   const besideMax = stage ? (exercise.blocks[mainAt].beside ?? 3) : 0;
-  while (stage && afterEnd < exercise.blocks.length && afterEnd <= mainAt + besideMax && !WIDGETS[exercise.blocks[afterEnd].type]) afterEnd++;
+  while (stage && afterEnd < exercise.blocks.length && afterEnd <= visualEnd + besideMax && !WIDGETS[exercise.blocks[afterEnd].type]) afterEnd++;
+  if (pairAt >= 0) stage.visual.classList.add('visual-pair');
   if (stage) {
     // A question in the side column (a prediction) stays above the picture on a phone too (style.css).
     const predictFirst = exercise.blocks.slice(0, mainAt).some((b) => questions[b.type]);
@@ -381,7 +388,7 @@ export async function renderExercise(root, exercise, app, { current = () => true
   const chipsAt = mainAt >= 0 && exercise.blocks[mainAt].tokens ? exercise.blocks.findIndex((b) => b.id === exercise.blocks[mainAt].tokens) : -1;
   const where = (i) => {
     if (!stage || i >= afterEnd) return main;
-    if (i === mainAt || i === chipsAt) return stage.visual;
+    if (i === mainAt || i === chipsAt || i === pairAt) return stage.visual;
     return i > mainAt ? stage.after : stage.side;
   };
 
@@ -403,7 +410,8 @@ export async function renderExercise(root, exercise, app, { current = () => true
       el.append(h('h2', { class: 'widget-title' }, t(`widget.${block.type}`)));
       // next_to_previous: this widget and the one placed just before it, side by side on a wide screen.
       const prevEl = place.lastElementChild;
-      if (block.next_to_previous && prevEl?.matches('section.widget')) {
+      if (i === pairAt) place.append(el);
+      else if (block.next_to_previous && prevEl?.matches('section.widget')) {
         const pair = h('div', { class: 'widget-pair' });
         prevEl.replaceWith(pair);
         pair.append(prevEl, el);

@@ -10,12 +10,18 @@
 // 0 and draw no line: every line runs to the same token or an earlier one.
 // With `encoding` (exercise 4, wide screens): left of the query labels, the
 // position encoding added at each place, one row per position (its D values
-// as cells), fixed while the tokens slide past it, linked by position.
+// as cells), fixed while the tokens slide past it, linked by position; its
+// colours on −1…1 (sin and cos), or on the learned table's own range (its
+// values are small, N(0, 0.02²)), said in a key under it. Under that, a row
+// of small clocks (the sinusoidal pairs' hands, as the clocks widget draws
+// them) at the position lit anywhere on the page.
 import { h, fmt, fmtSmall, errorBox } from '../dom.js';
 import { t } from '../i18n.js';
 import { forwardArgs, tableToggle } from './common.js';
 import { morphChildren } from './morph.js';
 import { puor } from './heatmap.js';
+import { handAngle } from './clocks.js';
+import { maxAbs } from '../extent.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 function s(tag, attrs = {}) {
@@ -40,6 +46,9 @@ const TOP = PHONE ? 20 : 30;
 const BOTTOM = PHONE ? 2 : 10;
 // The encoding strip's width, in the drawing's units (its D cells share it).
 const STRIP = 112;
+// The small clocks under the lines: at most this many pairs (the fastest; all of them in the clocks widget).
+const MINI_CLOCKS = 8;
+const MINI_R = 20;
 
 export const lineWidth = (w) => 0.75 + 7 * w;
 
@@ -70,8 +79,13 @@ export function mount(el, block, ctx) {
   svg.append(linesG, labelsG);
   if (enc) svg.append(stripG);
   svgBox.append(svg);
-  // What the strip is, under the drawing (where the lines leave room), not in the lead above it.
-  if (enc) svgBox.append(h('p', { class: 'muted lines-pe-note' }, t('lines.pe_lead')));
+  // Under the drawing (where the lines leave room): the strip's colour key, the
+  // clocks at the lit position, and what the strip is (not in the lead above it).
+  const peKey = h('div', { class: 'hm-legend lines-pe-key' });
+  const clocksTitle = h('p', { class: 'lines-clocks-title' });
+  const clocksRow = h('div', { class: 'lines-clocks-row', role: 'img' });
+  const clocksBox = h('div', { class: 'lines-clocks' }, clocksTitle, clocksRow);
+  if (enc) svgBox.append(peKey, clocksBox, h('p', { class: 'muted lines-pe-note' }, t('lines.pe_lead')));
   const paths = new Map();
   const labels = new Map();
   let last = null; // {ids, names, att, H, S}
@@ -126,16 +140,79 @@ export function mount(el, block, ctx) {
     }
     stripG.querySelector('.pe-strip-heading').textContent = pe ? t('lines.pe_heading') : t('lines.pe_heading_none');
     stripG.dataset.scheme = pe ? pe.scheme : 'none';
+    // Sin and cos on −1…1; the learned table (N(0, 0.02²): all near 0, near white on −1…1) on its own range.
+    const learned = pe && pe.scheme === 'learned';
+    const range = learned ? maxAbs(Array.from(pe.data.slice(0, S * D))) || 1 : 1;
+    stripG.dataset.range = String(range);
+    const end = learned ? fmt(range) : '1';
+    peKey.replaceChildren(h('span', {}, `−${end}`), h('span', { class: 'hm-legend-bar diverging' }), h('span', {}, `+${end}`), h('span', { class: 'lines-pe-key-text' }, t(!pe ? 'lines.pe_key_none' : learned ? 'lines.pe_key_learned' : 'lines.pe_key_sin', { m: end })));
+    peKey.dataset.range = String(range);
     for (const g of stripG.querySelectorAll('.pe-row')) {
       const p = Number(g.dataset.hlPos);
       const vals = Array.from({ length: D }, (_, d) => (pe ? pe.data[p * D + d] : 0));
       g.querySelectorAll('.pe-cell').forEach((r, d) => {
-        r.setAttribute('fill', puor((vals[d] + 1) / 2).css);
+        r.setAttribute('fill', puor((vals[d] / range + 1) / 2).css);
         r.dataset.value = String(vals[d]);
       });
       g.firstChild.textContent = t('lines.pe_row', { n: p + 1, values: vals.map((v) => fmt(v)).join(', ') });
     }
   };
+
+  // The small clocks: one per sinusoidal pair (2i, 2i+1), its hand at
+  // (sin, cos) = (PE[pos, 2i], PE[pos, 2i+1]) from the core, at the position
+  // lit on the page (kept when the light goes out), the last one at first.
+  let clockPos = null;
+  let clockLit = false;
+  let minis = [];
+  const miniTurned = new Map();
+  const drawClocks = () => {
+    const sin = last && last.sin;
+    if (!enc || !sin) return;
+    const { D, data, S } = sin;
+    if (clockPos === null || clockPos >= S) clockPos = S - 1;
+    const n = Math.min(MINI_CLOCKS, D / 2);
+    if (minis.length !== n) {
+      miniTurned.clear();
+      minis = Array.from({ length: n }, (_, i) => {
+        const svgC = s('svg', { viewBox: `${-MINI_R - 2} ${-MINI_R - 2} ${2 * MINI_R + 4} ${2 * MINI_R + 4}`, class: 'mini-clock', 'data-pair': String(i), 'aria-hidden': 'true' });
+        svgC.append(s('circle', { r: MINI_R, class: 'clock-rim' }));
+        for (let q = 0; q < 4; q++) {
+          const a = (q * Math.PI) / 2;
+          svgC.append(s('line', { x1: (MINI_R - 4) * Math.sin(a), y1: -(MINI_R - 4) * Math.cos(a), x2: MINI_R * Math.sin(a), y2: -MINI_R * Math.cos(a), class: 'clock-tick' }));
+        }
+        const g = s('g', { class: 'clock-rot' });
+        g.append(s('line', { x1: 0, y1: 0, x2: 0, y2: -(MINI_R - 3), class: 'clock-hand' }));
+        svgC.append(g, s('circle', { r: 2, class: 'clock-hub' }));
+        const item = h('span', { class: 'mini-clock-item', 'data-pair': String(i) }, svgC, h('span', { class: 'mini-clock-label' }, `${2 * i},${2 * i + 1}`));
+        return { item, g };
+      });
+      clocksRow.replaceChildren(...minis.map((m) => m.item));
+    }
+    for (const [i, m] of minis.entries()) {
+      const sv = data[clockPos * D + 2 * i];
+      const cv = data[clockPos * D + 2 * i + 1];
+      const angle = handAngle(sv, cv);
+      // Unwrapped, so 350° → 10° turns forward by 20°.
+      const prev = miniTurned.get(i);
+      let shownAngle = angle;
+      if (prev !== undefined) shownAngle = prev + ((((angle - prev + 180) % 360) + 360) % 360) - 180;
+      miniTurned.set(i, shownAngle);
+      m.g.style.transform = `rotate(${shownAngle}deg)`;
+      m.item.dataset.sin = String(sv);
+      m.item.dataset.cos = String(cv);
+    }
+    clocksBox.dataset.pos = String(clockPos);
+    clocksBox.classList.toggle('lit', clockLit);
+    clocksTitle.textContent = t('lines.clocks_title', { n: clockPos + 1, pos: clockPos });
+    clocksRow.setAttribute('aria-label', t('lines.clocks_aria', { n: clockPos + 1, pos: clockPos, shown: n, pairs: D / 2 }));
+  };
+  ctx.positionHighlight?.onChange((p) => {
+    const v = p === null ? null : Number(p);
+    const S = last?.sin?.S ?? 0;
+    clockLit = v !== null && Number.isInteger(v) && v >= 0 && v < S;
+    if (clockLit) clockPos = v;
+    drawClocks();
+  });
 
   // ids[p]: the token (its index in the typed sentence) at position p.
   const draw = () => {
@@ -220,7 +297,10 @@ export function mount(el, block, ctx) {
     }
     if (headText.children[0].textContent !== t('lines.queries')) headText.children[0].textContent = t('lines.queries');
     if (headText.children[1].textContent !== t('lines.keys')) headText.children[1].textContent = t('lines.keys');
-    if (enc) drawStrip(S, y);
+    if (enc) {
+      drawStrip(S, y);
+      drawClocks();
+    }
     ctx.highlight?.refresh();
     ctx.positionHighlight?.refresh();
     setFocus(ctx.highlight?.get() ?? null);
@@ -267,10 +347,13 @@ export function mount(el, block, ctx) {
       const order = chips.state.order.slice();
       let check;
       let pe = null;
+      let sinT = null;
       try {
         // The strip's rows: the table the scheme adds, for these S positions (none without one).
         const table = enc && (lab.pe === 'sinusoidal' || lab.pe === 'learned') ? ctx.core.call('encoding', { scheme: lab.pe, length: tokens.length, dModel: lab.d, seed: lab.seed }) : null;
-        [check, pe] = await Promise.all([ctx.core.call('permutationCheck', forwardArgs(lab, { permutation: order })), table]);
+        // The small clocks' hands: sinusoidal's table whatever the scheme (the strip's own when it is sinusoidal).
+        const sinTable = enc ? (lab.pe === 'sinusoidal' ? table : ctx.core.call('encoding', { scheme: 'sinusoidal', length: tokens.length, dModel: lab.d })) : null;
+        [check, pe, sinT] = await Promise.all([ctx.core.call('permutationCheck', forwardArgs(lab, { permutation: order })), table, sinTable]);
       } catch (e) {
         return fail(e);
       }
@@ -289,7 +372,7 @@ export function mount(el, block, ctx) {
         let maxAbsDiff = 0; // a loop, not a spread of S² values
         for (const row of diff) for (const v of row) maxAbsDiff = Math.max(maxAbsDiff, Math.abs(v));
         w.result = { maxAbsDiff, head: hd };
-        show({ ids: order, names: tokens, att, H, S, pe: pe && { scheme: lab.pe, data: pe.encoding.data, D: pe.encoding.shape[1] } }, diff, lab);
+        show({ ids: order, names: tokens, att, H, S, pe: pe && { scheme: lab.pe, data: pe.encoding.data, D: pe.encoding.shape[1] }, sin: sinT && { data: sinT.encoding.data, D: sinT.encoding.shape[1], S } }, diff, lab);
       };
     }
     let r;
@@ -329,12 +412,14 @@ export function mount(el, block, ctx) {
           h('span', {}),
           ...names.map((n, j) => h('span', { class: 'diff-col', 'data-hl-token': String(j), title: n }, n)),
           ...diff.flatMap((rowv, i) => [
-            h('span', { class: 'diff-row', 'data-hl-token': String(i), title: names[i] }, names[i]),
+            // Token i's row, at the place the reorder put it (the position highlight: strip row, clocks).
+            h('span', { class: 'diff-row', 'data-hl-token': String(i), 'data-hl-pos': String(ids.indexOf(i)), title: names[i] }, names[i]),
             ...rowv.map((d, j) => h('span', { class: `diff-cell ${Math.abs(d) < 1e-4 ? 'zero' : d > 0 ? 'pos' : 'neg'}`, style: Math.abs(d) < 1e-4 ? undefined : `--a:${Math.min(1, 0.25 + Math.abs(d) * 4)}`, 'data-hl-row': String(i), 'data-hl-col': String(j), 'data-diff': String(d), title: fmtSmall(Math.abs(d)) }, '')),
           ]),
         ),
         h('p', { class: 'muted' }, t('lines.diff_key')),
       ]);
+      ctx.positionHighlight?.refresh();
       const cls = `readout ${tiny ? 'same' : 'differ'}`;
       if (readout.className !== cls) readout.className = cls;
       // Before any reorder there is nothing to compare yet.

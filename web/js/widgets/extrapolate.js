@@ -9,7 +9,7 @@
 import { h, errorBox, fmt } from '../dom.js';
 import { t, pick } from '../i18n.js';
 import { richBlock, richInline } from '../rich.js';
-import { lineplot } from './lineplot.js';
+import { lineplot, swatch } from './lineplot.js';
 import { startTraining, activeSession } from '../core/trainer.js';
 import { evalEvery } from '../core/train-loop.js';
 import { parseKernels, parseWorkerCount, timeLeft } from '../core/run-pool.js';
@@ -34,6 +34,8 @@ const PROGRESS_MS = 250;
 // The stage in one column (runner.js's ONE_COLUMN: the picture first, the prediction under it).
 const ONE_COLUMN = '(max-width: 71.99rem)';
 const REDRAW_MS = 1000;
+// A phone's width, as lineplot.js draws for it (340 units wide): there the live chart is drawn lower.
+const LIVE_PHONE = () => typeof matchMedia === 'function' && matchMedia('(max-width: 560px)').matches;
 
 // "1, 2, 3" (also 、 and full-width digits) → { seeds } or { error }.
 export function parseSeeds(text) {
@@ -289,7 +291,8 @@ export function mount(el, block, ctx) {
       const training = !!now;
       const stepShown = training ? s.live[`${sc}|${now.seed}`]?.step ?? 0 : null;
       const key = training ? 'extrap.live_state_step' : evs.length ? 'extrap.live_state_done' : 'extrap.live_state_wait';
-      states.push(h('li', { 'data-scheme': sc, 'data-state': training ? 'training' : evs.length ? 'trained' : 'waiting', 'data-test-step': training ? String(stepShown) : '' }, t(key, { scheme: schemeName(sc), seed: now?.seed ?? s.progress.seed, step: stepShown })));
+      // Each scheme's line mark with its state: the chart's key too (on a phone, where the box must stay small, the only one).
+      states.push(h('li', { 'data-scheme': sc, 'data-state': training ? 'training' : evs.length ? 'trained' : 'waiting', 'data-test-step': training ? String(stepShown) : '' }, swatch(SCHEMES.indexOf(sc)), t(key, { scheme: schemeName(sc), seed: now?.seed ?? s.progress.seed, step: stepShown })));
       if (!evs.length) continue;
       shape ??= { trainMax: evs[0].trainMax, testMax: evs[0].testMax };
       const ns = Array.from({ length: shape.testMax }, (_, i) => i + 1);
@@ -307,6 +310,9 @@ export function mount(el, block, ctx) {
       xTicks: [1, shape.trainMax, 32, shape.testMax].filter((x, i, a) => a.indexOf(x) === i && x <= shape.testMax),
       shade: { from: 1, to: shape.trainMax + 0.5, label: t('extrap.trained_range', { trainMax: shape.trainMax }) },
       sampleEvery: 1,
+      // On a phone the live chart rides at the top of the screen while it trains (style.css): a lower
+      // drawing, so that its box takes at most half the screen (issue 24), its type as large as before.
+      height: LIVE_PHONE() ? 150 : undefined,
     });
     plot.classList.add('em-live');
     plot.dataset.tests = String(s.liveTests + s.results.length);

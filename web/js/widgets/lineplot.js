@@ -17,9 +17,13 @@ function s(tag, attrs) {
 
 let counter = 0;
 
+// A series' key mark (its colour, solid or dashed), as the legend draws it: for lists that name the series elsewhere.
+export const swatch = (k) => h('span', { class: 'lp-swatch', style: `border-top: 3px ${DASHES[k % DASHES.length] ? 'dashed' : 'solid'} ${COLOURS[k % COLOURS.length]}`, 'aria-hidden': 'true' });
+
 // series: [{ label, xs, ys, style?, key? }] (key: a method name, linked by method-link.js) (style: an index into the palette, so a
 // series keeps its colour when others are left out; default its own index); opts: { caption, xLabel, yLabel, xMin, xMax, yMin, yMax, cursor, wall, sampleEvery,
-//   xTicks: [x…] (default: the ends and the middle), xTickLabel: x → text (ticks and the table), shade: { from, to, label } (a band, e.g. the lengths a model was trained on), note: a line in the middle of the frame }
+//   xTicks: [x…] (default: the ends and the middle), xTickLabel: x → text (ticks and the table), shade: { from, to, label } (a band, e.g. the lengths a model was trained on), note: a line in the middle of the frame,
+//   height: the drawing's height in its units (default 240 on a phone, 300 wide; the width stays, so the type keeps its size) }
 export function lineplot(series, opts = {}) {
   const id = `lp${++counter}`;
   // Drawn narrower on a phone, so that the same font sizes come out large
@@ -27,7 +31,7 @@ export function lineplot(series, opts = {}) {
   // opts.narrow: a plot that stays narrow at any page width (a half-width panel).
   const phone = !!opts.narrow || (typeof matchMedia === 'function' && matchMedia('(max-width: 560px)').matches);
   const W = phone ? 340 : 800;
-  const H = phone ? 240 : 300;
+  const H = opts.height ?? (phone ? 240 : 300);
   const pad = { l: phone ? 46 : 52, r: 12, t: 10, b: 38 };
   const allX = series.flatMap((q) => q.xs);
   const allY = series.flatMap((q) => q.ys);
@@ -43,12 +47,14 @@ export function lineplot(series, opts = {}) {
   const X = scaleLinear().domain([xMin, xMax === xMin ? xMin + 1 : xMax]).range([pad.l, W - pad.r]);
   const Y = scaleLinear().domain([yMin, yMax === yMin ? yMin + 1 : yMax]).range([H - pad.b, pad.t]);
   // A range taken from the data ends on round numbers, so the ends have ticks too.
-  if (opts.yMin === undefined && opts.yMax === undefined) Y.nice(phone ? 4 : 5);
+  // Fewer ticks on a low drawing (a phone's live chart), so their labels keep apart.
+  const yCount = H < 200 ? 2 : phone ? 4 : 5;
+  if (opts.yMin === undefined && opts.yMax === undefined) Y.nice(yCount);
   const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'lineplot', role: 'img', 'aria-label': t('plot.aria', { caption: opts.caption ?? '', count: series.length }) });
   svg.append(s('rect', { x: pad.l, y: pad.t, width: W - pad.l - pad.r, height: H - pad.t - pad.b, class: 'lp-frame' }));
   // Round-numbered ticks (d3's nice steps) inside the range, with grid lines.
-  const yTicks = Y.ticks(phone ? 4 : 5);
-  const yFormat = Y.tickFormat(phone ? 4 : 5);
+  const yTicks = Y.ticks(yCount);
+  const yFormat = Y.tickFormat(yCount);
   for (const yv of yTicks) {
     svg.append(s('line', { x1: pad.l, x2: W - pad.r, y1: Y(yv), y2: Y(yv), class: 'lp-grid' }));
     const tx = s('text', { x: pad.l - 5, y: Y(yv) + 4, class: 'lp-tick', 'text-anchor': 'end' });
@@ -122,7 +128,7 @@ export function lineplot(series, opts = {}) {
     ...series.map((q, i) => {
       const k = q.style ?? i;
       // A series with a key (q.key) links to its method elsewhere on the page (method-link.js): focusable, so Tab reaches it.
-      return h('li', q.key !== undefined ? { 'data-method-key': q.key, tabindex: '0' } : {}, h('span', { class: 'lp-swatch', style: `border-top: 3px ${DASHES[k % DASHES.length] ? 'dashed' : 'solid'} ${COLOURS[k % COLOURS.length]}`, 'aria-hidden': 'true' }), q.label);
+      return h('li', q.key !== undefined ? { 'data-method-key': q.key, tabindex: '0' } : {}, swatch(k), q.label);
     }),
   );
   // The table samples the x axis so it stays readable.

@@ -75,13 +75,19 @@ export function mount(el, block, ctx) {
     { class: 'panel wall-table', 'aria-busy': 'false' },
     h('h3', { class: 'sub-title' }, t('table.title')),
     h('p', {}, t('table.intro')),
-    drop,
-    h('p', { class: 'muted' }, ...withCode('table.hint_names', { names: ['wpe.weight', 'transformer.wpe.weight', 'embeddings.position_embeddings.weight'] }, 'names')),
-    tensorRow,
     h('div', { class: 'button-row' }, trainedButton, randomButton),
     tableStatus,
+    // The views first (issue 24: within the first two screens at 1280×800);
+    // a model file of one's own, the rarer path, is opened under them.
     tableOut,
     wallNote,
+    h(
+      'div',
+      { class: 'table-file-box' },
+      drop,
+      h('p', { class: 'muted table-hint' }, ...withCode('table.hint_names', { names: ['wpe.weight', 'transformer.wpe.weight', 'embeddings.position_embeddings.weight'] }, 'names')),
+      tensorRow,
+    ),
   );
   el.append(
     h('p', { class: 'shape', id: `${block.id}-shape`, html: richInline(t('wall.shape', { rows, D })) }),
@@ -259,7 +265,7 @@ export function mount(el, block, ctx) {
       h(
         'section',
         { class: `panel wall-${scheme}`, 'data-scheme': scheme },
-        h('h3', { class: 'sub-title' }, scheme === 'learned' && ft ? `${t('wall.learned_file')}: ${ft.name}` : t(`wall.${scheme}`)),
+        h('h3', { class: 'sub-title' }, scheme === 'learned' && ft ? `${t('wall.learned_file')}: ${ft.name}` : t(scheme === 'learned' ? 'wall.learned_panel' : `wall.${scheme}`)),
         r.ok ? vectorTable([{ label: String(pos), values }], { labelTitle: 'pos', dims: scheme === 'learned' ? learnedDims.map((d) => `i=${d}`) : dimsLabels }) : errorBox(r.error, { lesson: scheme === 'learned' }),
         scheme === 'learned' && !r.ok ? h('p', { class: 'lesson-text' }, t('wall.lesson', { pos, last: (ft ? ft.rows : rows) - 1 })) : null,
       );
