@@ -32,26 +32,44 @@ function ensureObserver() {
   return observer;
 }
 
+// Blocks deferred before the page's first drawNear: observed only from then on.
+// While the page is still being drawn, the blocks above a deferred one have not
+// their final size, and the observer could see it "near" in a layout that is
+// about to grow (exercise 6 drew one of its heatmaps at load in ja and not in en).
+const waiting = new Set();
+let observing = false;
+
+// A new render begins (runner.js): blocks deferred from now on wait for its drawNear.
+export function holdObserving() {
+  observing = false;
+}
+
 // el: the block (attached or not yet); draw(): fills it in.
 export function deferDraw(el, draw) {
   el.dataset.deferred = 'true';
   draws.set(el, draw);
   el.addEventListener('focusin', () => drawNow(el), { once: true });
   const io = ensureObserver();
-  if (io) io.observe(el);
-  else drawNow(el); // no IntersectionObserver: draw at once
+  if (!io) drawNow(el); // no IntersectionObserver: draw at once
+  else if (observing) io.observe(el);
+  else waiting.add(el);
 }
 
 // Draws every deferred block under root that is within half a screen of
 // the viewport (a layout read; called once a render has landed, when the
 // blocks above it have their final size).
+// It also starts observing the blocks deferred before it (since holdObserving).
 export function drawNear(root) {
   const blocks = root.querySelectorAll('[data-deferred]');
-  if (!blocks.length) return;
   const hgt = window.innerHeight || document.documentElement.clientHeight;
   for (const el of blocks) {
     const r = el.getBoundingClientRect();
     if (r.bottom >= -NEAR * hgt && r.top <= (1 + NEAR) * hgt) drawNow(el);
+  }
+  if (!observing) {
+    observing = true;
+    for (const el of waiting) if (draws.has(el)) observer?.observe(el);
+    waiting.clear();
   }
 }
 
@@ -60,6 +78,7 @@ export function drawNear(root) {
 export function forget(root) {
   for (const el of root.querySelectorAll('[data-deferred]')) {
     draws.delete(el);
+    waiting.delete(el);
     observer?.unobserve(el);
   }
 }

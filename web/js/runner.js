@@ -30,7 +30,7 @@ import { mount as ropeExtend } from './widgets/rope-extend.js';
 import { mount as ropeExtendRun } from './widgets/rope-extend-run.js';
 import { createHighlight, createPositionHighlight } from './widgets/highlight.js';
 import { createPending } from './ready.js';
-import { drawNear } from './lazy-draw.js';
+import { drawNear, holdObserving } from './lazy-draw.js';
 
 export const WIDGETS = { tokens, outputs, attention, 'attention-lines': attentionLines, vectors, handcalc, 'pe-table': peTable, clocks, 'pe-rows': peRows, combine, superposition, swaps, wall, rope, alibi, 'alibi-locality': alibiLocality, compare, extrapolate, 'rope-extend': ropeExtend, 'rope-extend-run': ropeExtendRun };
 const SCHEMES = ['none', 'sinusoidal', 'learned', 'rope', 'alibi'];
@@ -221,6 +221,7 @@ export function exerciseData(exercise) {
 // this one alone: it neither replaces the newer page nor says it is ready).
 export async function renderExercise(root, exercise, app, { current = () => true } = {}) {
   progress.visit(exercise.id);
+  holdObserving(); // lazy blocks wait for this render's drawNear (its final layout)
   // Everything this render starts is counted (ready.js): the page says
   // data-ready only when the last of it has landed, and data-busy while
   // later work (a control changed, an answer checked) is in flight.
