@@ -53,6 +53,21 @@ for (const lang of ['ja', 'en']) {
     assert.ok(at.pic.top >= 0 && at.pic.bottom <= 800, `the wall picture at ${Math.round(at.pic.top)}–${Math.round(at.pic.bottom)} px, not whole on the first screen`);
     // The model-file box is still there, under the views it changes.
     assert.ok(at.fileBox > at.viewsBottom, 'the model-file box is under the views');
+    // No label of a line plot is cut at the plot's edge: the table's norm plot ends 10 % past its
+    // wall, and "no rows (50 and up)" was cut to "no r" (ja too).
+    const labels = await page.evaluate(() =>
+      [...document.querySelectorAll('svg.lineplot')].flatMap((svg) => {
+        const b = svg.getBoundingClientRect();
+        return [...svg.querySelectorAll('text')]
+          .filter((tx) => tx.textContent && tx.getBoundingClientRect().width > 0)
+          .map((tx) => {
+            const r = tx.getBoundingClientRect();
+            return { text: tx.textContent, wall: tx.classList.contains('lp-wall-label'), cut: r.left < b.left - 1 || r.right > b.right + 1 };
+          });
+      }),
+    );
+    assert.ok(labels.filter((l) => l.wall).length >= 2, 'the wall labels of the learned plot and the norm plot');
+    assert.deepEqual(labels.filter((l) => l.cut).map((l) => l.text), [], 'labels cut at a plot’s edge');
     assert.deepEqual(problems.console, []);
     await context.close();
   });

@@ -75,8 +75,14 @@ export function lineplot(series, opts = {}) {
   }
   if (opts.wall !== undefined && opts.wall <= xMax) {
     svg.append(s('rect', { x: X(opts.wall), y: pad.t, width: Math.max(0, X(xMax) - X(opts.wall)), height: H - pad.t - pad.b, class: 'lp-wall' }));
-    const tx = s('text', { x: X(opts.wall) + 4, y: pad.t + 14, class: 'lp-wall-label' });
-    tx.textContent = opts.wallLabel ?? '';
+    // In the band past the wall when it fits there (14 px bold: about 8.4 units a Latin
+    // character, 14 a CJK one); else ending at the wall, pointing into the band, so that it is
+    // never cut at the plot's edge (a table's norms end 10 % past the wall: "no r…").
+    const label = opts.wallLabel ?? '';
+    const width = [...label].reduce((w, c) => w + (c.codePointAt(0) >= 0x2e80 ? 14 : 8.4), 0);
+    const fits = X(xMax) - X(opts.wall) - 8 >= width;
+    const tx = s('text', { x: fits ? X(opts.wall) + 4 : X(opts.wall) - 4, y: pad.t + 14, class: 'lp-wall-label', 'text-anchor': fits ? 'start' : 'end' });
+    tx.textContent = fits || !label ? label : `${label} →`;
     svg.append(tx);
   }
   if (opts.shade) {
