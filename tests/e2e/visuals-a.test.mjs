@@ -238,17 +238,21 @@ test('exercise 4: a position lit by mouse and by keyboard lights the encoding\'s
   await context.close();
 });
 
+// Exercise 10's defaults (4 heads, content taken out): head hd's weight of query q on key k ≤ q is
+// softmax over the query's keys of −m·(q − k), m = 2^(−8(hd+1)/H), worked out here.
+const ALIBI_HEADS = 4;
+function alibiWeight(hd, q, k) {
+  const m = 2 ** ((-8 * (hd + 1)) / ALIBI_HEADS);
+  let z = 0;
+  for (let j = 0; j <= q; j++) z += Math.exp(-m * (q - j));
+  return Math.exp(-m * (q - k)) / z;
+}
+
 test('exercise 10: the lines are softmax(−m·distance); a query lit by hover or Tab lights its lines, its row and its curves; no slope printed', { timeout: 300000 }, async () => {
   const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
   await gotoReady(page, urlFor(lab, 'http', { ex: 'alibi' }));
-  const H = 4;
   const L = 16;
-  const slope = (hd) => 2 ** ((-8 * (hd + 1)) / H);
-  const weight = (hd, q, k) => {
-    let z = 0;
-    for (let j = 0; j <= q; j++) z += Math.exp(-slope(hd) * (q - j));
-    return Math.exp(-slope(hd) * (q - k)) / z;
-  };
+  const weight = alibiWeight;
   const lines = () => page.locator('.aloc-line').evaluateAll((ps) => ps.map((p) => ({ q: Number(p.dataset.query), k: Number(p.dataset.key), w: Number(p.dataset.weight), lit: p.classList.contains('lit') })));
   let ls = await lines();
   const expected = [];
@@ -315,14 +319,8 @@ test('exercise 10: the lines are softmax(−m·distance); a query lit by hover o
 test('exercise 10 at 1280×800: a distance on the curves lights its lines and its diagonal of the bias, by pointer and by keys', { timeout: 300000 }, async () => {
   const { page, context, problems } = await openPage(lab, 'http', { viewport: { width: 1280, height: 800 } });
   await gotoReady(page, urlFor(lab, 'http', { ex: 'alibi', lang: 'en' }));
-  const H = 4;
   const L = 16;
-  const slope = (hd) => 2 ** ((-8 * (hd + 1)) / H);
-  const weight = (hd, q, k) => {
-    let z = 0;
-    for (let j = 0; j <= q; j++) z += Math.exp(-slope(hd) * (q - j));
-    return Math.exp(-slope(hd) * (q - k)) / z;
-  };
+  const weight = alibiWeight;
   // The pairs drawn as lines (weight ≥ 0.01) at distance d, head 1.
   const drawnAt = (d) => {
     const out = [];
@@ -349,7 +347,7 @@ test('exercise 10 at 1280×800: a distance on the curves lights its lines and it
   assert.deepEqual(st.litD, drawnAt(8));
   assert.ok(st.litD.length > 0 && st.dimmed.length > 0 && st.dimmed.every((o) => o < 0.2), 'the other lines dimmed');
   assert.deepEqual(st.diag, Array.from({ length: L - 8 }, (_, i) => [i + 8, i]));
-  assert.equal(st.marks, H);
+  assert.equal(st.marks, ALIBI_HEADS);
   assert.match(st.readout, new RegExp(`Distance 8: query 16, head 1 gives key 8 the weight ${weight(0, 15, 7).toFixed(3)}`));
   // Leaving the curves clears it.
   await page.mouse.move(1, 1);
